@@ -30,13 +30,7 @@ import { startLocalRuntime, type LocalRuntime } from '../local/local-runtime';
 import { CHUNK_SIZE, type BroadcastJob } from '../shared/broadcast/broadcast-job';
 import { chunkMessages, type ChunkRecipient, type OutboundMessage } from '../shared/broadcast/chunk-message';
 import { reserveReach } from '../shared/broadcast/messaging-limit';
-import {
-  findDuplicateRecipient,
-  listedRecipientOf,
-  payloadHashOf,
-  selectTemplate,
-  withoutOptedOut,
-} from '../shared/broadcast/send-template-broadcast';
+import { findDuplicateRecipient, listedRecipientOf, payloadHashOf, selectTemplate, withoutOptedOut } from '../shared/broadcast/send-template-broadcast';
 import { resolveRecipients } from '../shared/broadcast/broadcast-content';
 import { requirementsOf } from '../shared/templates/template-requirements';
 import { parseTemplateBroadcastRequest, templateBroadcastSchema, type TemplateBroadcastRequest } from '../shared/broadcast/template-broadcast.schema';
@@ -47,7 +41,16 @@ import { lambdaContext, proxyEventFor } from '../test/support/api-gateway-event'
 import { distribution, median, type Distribution } from './lib/stats';
 import { profile, saveProfile, summarizeProfile, type ProfileSummary } from './lib/profile';
 import { RequestCounter, type RequestCounts } from './lib/request-counter';
-import { BENCH_RICH_TEMPLATE, BENCH_TEMPLATE, broadcastBody, createBenchTenant, issueKey, postBroadcast, withRestoredEnvironment, type BenchTenant } from './lib/workload';
+import {
+  BENCH_RICH_TEMPLATE,
+  BENCH_TEMPLATE,
+  broadcastBody,
+  createBenchTenant,
+  issueKey,
+  postBroadcast,
+  withRestoredEnvironment,
+  type BenchTenant,
+} from './lib/workload';
 
 const projectRoot = resolve(__dirname, '..');
 
@@ -120,7 +123,13 @@ interface Context {
 function nextBody(context: Context, label: string, recipients: number): string {
   context.seed += 1;
   return JSON.stringify(
-    broadcastBody({ count: recipients, seed: context.seed % 100, from: context.tenant.phoneNumber, name: `bench ${label} ${context.seed}`, rich: context.rich }),
+    broadcastBody({
+      count: recipients,
+      seed: context.seed % 100,
+      from: context.tenant.phoneNumber,
+      name: `bench ${label} ${context.seed}`,
+      rich: context.rich,
+    }),
   );
 }
 
@@ -250,7 +259,16 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
     const messages: OutboundMessage[] = [];
     for (let chunkIndex = 0; chunkIndex * CHUNK_SIZE < resolved.length; chunkIndex += 1) {
       const content = request.header ? { content: { header: request.header } } : {};
-      const base = { kind: 'template-chunk' as const, version: 1 as const, jobId, organizationId: tenant.organizationId, chunkIndex, wabaId: sender.wabaId, phoneNumberId: sender.phoneNumberId, template: { name: template.name, language: template.language, ...content } };
+      const base = {
+        kind: 'template-chunk' as const,
+        version: 1 as const,
+        jobId,
+        organizationId: tenant.organizationId,
+        chunkIndex,
+        wabaId: sender.wabaId,
+        phoneNumberId: sender.phoneNumberId,
+        template: { name: template.name, language: template.language, ...content },
+      };
       messages.push(...chunkMessages(base, resolved.slice(chunkIndex * CHUNK_SIZE, (chunkIndex + 1) * CHUNK_SIZE)));
     }
     return messages;
@@ -298,7 +316,12 @@ async function stepTimings(context: Context, recipients: number): Promise<Array<
       withoutOptedOut(services.broadcast.optOuts, tenant.organizationId, resolved, new Date()),
     ),
     await timeStep('messaging limit (reserveReach; same numbers, so no write after the first)', times, () =>
-      reserveReach(services.broadcast, sender, resolved.map(({ to }) => to), new Date()),
+      reserveReach(
+        services.broadcast,
+        sender,
+        resolved.map(({ to }) => to),
+        new Date(),
+      ),
     ),
     await timeStep(`createJob: job item + ${chunkSizes.length} chunk items + ${chunkSizes.length} recipient-list items`, times, (iteration) =>
       services.broadcast.broadcasts.createJob(job(iteration), chunkSizes, listed),
@@ -338,7 +361,14 @@ async function benchAcceptInner(options: AcceptOptions): Promise<AcceptResult[]>
     counter.attachDynamoDb(services.clients.dynamoDbBase);
     counter.attachSqs(services.clients.sqs);
     const tenant = await createBenchTenant(services, runtime.sandbox!, 1, 80);
-    const context: Context = { runtime, services, tenant, queue: new SqsOutboundQueue(services.clients.sqs, { bulk: runtime.queueUrls.outbound }), seed: 0, rich: false };
+    const context: Context = {
+      runtime,
+      services,
+      tenant,
+      queue: new SqsOutboundQueue(services.clients.sqs, { bulk: runtime.queueUrls.outbound }),
+      seed: 0,
+      rich: false,
+    };
     const kinds = options.rich ?? [false];
 
     const warm = [];
@@ -446,7 +476,14 @@ async function profileRequests(context: Context, recipients: number, file: strin
   return summarizeProfile(cpuProfile, projectRoot);
 }
 
-function summarize(recipients: number, rich: boolean, warm: Warmed, rounds: RoundResult[], steps: AcceptResult['steps'], profileSummary: ProfileSummary): AcceptResult {
+function summarize(
+  recipients: number,
+  rich: boolean,
+  warm: Warmed,
+  rounds: RoundResult[],
+  steps: AcceptResult['steps'],
+  profileSummary: ProfileSummary,
+): AcceptResult {
   return {
     recipients,
     rich,

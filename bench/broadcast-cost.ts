@@ -72,7 +72,9 @@ export async function benchBroadcastCost(options: BroadcastCostOptions): Promise
  * first to an audience the organization never messaged, the later ones to a known audience, each
  * with the sandbox posting up to its `statusesPerPost` statuses per POST.
  */
-export async function benchBroadcastCosts(options: Omit<BroadcastCostOptions, 'statusesPerPost'> & { phases: ReadonlyArray<{ statusesPerPost: number }> }): Promise<BroadcastCostRun[]> {
+export async function benchBroadcastCosts(
+  options: Omit<BroadcastCostOptions, 'statusesPerPost'> & { phases: ReadonlyArray<{ statusesPerPost: number }> },
+): Promise<BroadcastCostRun[]> {
   return withRestoredEnvironment(async () => {
     const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-bench-cost-'));
     const runtime = await startLocalRuntime({
@@ -107,17 +109,20 @@ export async function benchBroadcastCosts(options: Omit<BroadcastCostOptions, 's
         });
       const key = await issueKey(services, tenant.organizationId);
 
-      const scoped = (scope: string, handler: SqsBatchHandler): SqsBatchHandler => (event: SQSEvent, context: Context) => counter.inScope(scope, () => handler(event, context));
+      const scoped =
+        (scope: string, handler: SqsBatchHandler): SqsBatchHandler =>
+        (event: SQSEvent, context: Context) =>
+          counter.inScope(scope, () => handler(event, context));
       const chunkInvocations = { count: 0, totalMs: 0 };
       const eventInvocations = { count: 0, totalMs: 0, failedRecords: 0 };
       // Built for this runtime: the module's own `handler` was made at first import, with the
       // environment of whichever runtime (section) imported it first.
-      const worker = ((await import('../functions/chunk-worker/chunk-worker.lambda')) as { createHandler(env: Record<string, string | undefined>): SqsBatchHandler }).createHandler(
-        environmentOf('chunk-worker', process.env),
-      );
-      const events = ((await import('../functions/delivery-events/delivery-events.lambda')) as { createHandler(env: Record<string, string | undefined>): SqsBatchHandler }).createHandler(
-        environmentOf('delivery-events', process.env),
-      );
+      const worker = (
+        (await import('../functions/chunk-worker/chunk-worker.lambda')) as { createHandler(env: Record<string, string | undefined>): SqsBatchHandler }
+      ).createHandler(environmentOf('chunk-worker', process.env));
+      const events = (
+        (await import('../functions/delivery-events/delivery-events.lambda')) as { createHandler(env: Record<string, string | undefined>): SqsBatchHandler }
+      ).createHandler(environmentOf('delivery-events', process.env));
       const arnOf = (url: string) => `arn:aws:sqs:${services.config.region}:000000000000:${url.split('/').pop()}`;
       sources.push(
         startSqsEventSource({
@@ -181,7 +186,12 @@ export async function benchBroadcastCosts(options: Omit<BroadcastCostOptions, 's
         // Through the use case (GET /status allows 30 a minute); its reads are filed under `poll`
         // and left out of the estimate.
         while (Date.now() < deadline) {
-          summary = (await counter.inScope('poll', () => getJobStatus(services.broadcast.broadcasts, { organizationId: tenant.organizationId }, jobId).catch(() => undefined)))?.summary as unknown as Record<string, number> ?? summary;
+          summary =
+            ((
+              await counter.inScope('poll', () =>
+                getJobStatus(services.broadcast.broadcasts, { organizationId: tenant.organizationId }, jobId).catch(() => undefined),
+              )
+            )?.summary as unknown as Record<string, number>) ?? summary;
           if ((summary.read ?? 0) >= options.recipients) break;
           await sleep(500);
         }
@@ -192,7 +202,11 @@ export async function benchBroadcastCosts(options: Omit<BroadcastCostOptions, 's
         const requestCounts = counter.snapshot();
         const okPosts = sandbox.webhooks.deliveries().filter((delivery) => delivery.ok && delivery.postId > lastPostBefore);
         const statuses = okPosts.reduce((sum, delivery) => sum + delivery.events.length, 0);
-        const sendTimes = sandbox.acceptedMessages().slice(sendsBefore).filter((message) => message.phoneNumberId === tenant.phoneNumberId).map((message) => Date.parse(message.receivedAt));
+        const sendTimes = sandbox
+          .acceptedMessages()
+          .slice(sendsBefore)
+          .filter((message) => message.phoneNumberId === tenant.phoneNumberId)
+          .map((message) => Date.parse(message.receivedAt));
         const run: BroadcastCostRun = {
           recipients: options.recipients,
           ratePerSecond: options.ratePerSecond,

@@ -96,7 +96,11 @@ function floorSource(clients: SdkClient[]): string {
 
 /** SDK clients with bytes in the output, from esbuild's metafile inputs. */
 function clientsIn(metafile: Metafile): SdkClient[] {
-  const inputs = Object.values(metafile.outputs).flatMap((output) => Object.entries(output.inputs).filter(([, { bytesInOutput }]) => bytesInOutput > 0).map(([path]) => path));
+  const inputs = Object.values(metafile.outputs).flatMap((output) =>
+    Object.entries(output.inputs)
+      .filter(([, { bytesInOutput }]) => bytesInOutput > 0)
+      .map(([path]) => path),
+  );
   return (Object.keys(sdkClients) as SdkClient[]).filter((client) => inputs.some((path) => path.includes(`node_modules/${sdkClients[client].packageName}/`)));
 }
 
@@ -159,7 +163,10 @@ function contributorsOf(metafile: Metafile, outfile: string): Array<{ source: st
     const source = match ? match[1]! : 'project';
     totals.set(source, (totals.get(source) ?? 0) + bytesInOutput);
   }
-  return [...totals].map(([source, bytes]) => ({ source, bytes })).sort((a, b) => b.bytes - a.bytes).slice(0, 8);
+  return [...totals]
+    .map(([source, bytes]) => ({ source, bytes }))
+    .sort((a, b) => b.bytes - a.bytes)
+    .slice(0, 8);
 }
 
 export async function benchBundles(processes = 5, log: (line: string) => void = () => undefined): Promise<BundleResult> {
@@ -178,7 +185,12 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
       const key = clients.join('+') || 'none';
       if (!floors.has(key)) {
         const outfile = join(outRoot, 'floors', key, `index.${extension}`);
-        await build({ ...options, stdin: { contents: floorSource(clients), resolveDir: projectRoot, sourcefile: `floor-${key}.ts`, loader: 'ts' }, outfile, absWorkingDir: projectRoot });
+        await build({
+          ...options,
+          stdin: { contents: floorSource(clients), resolveDir: projectRoot, sourcefile: `floor-${key}.ts`, loader: 'ts' },
+          outfile,
+          absWorkingDir: projectRoot,
+        });
         const url = pathToFileURL(outfile).href;
         timeImport(url, true);
         const loadMs = Array.from({ length: processes }, () => timeImport(url, true));
@@ -199,16 +211,26 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
       const buildStarted = performance.now();
       // The function's own defines (no SDK tracer where its definition turns SDK tracing off), as the CDK app bundles it.
       const define = bundlingOf(functions[name]).define;
-      const result = await build({ ...options, ...(define ? { define } : {}), entryPoints: [join(projectRoot, entryOf(name))], outfile, absWorkingDir: projectRoot, metafile: true });
+      const result = await build({
+        ...options,
+        ...(define ? { define } : {}),
+        entryPoints: [join(projectRoot, entryOf(name))],
+        outfile,
+        absWorkingDir: projectRoot,
+        metafile: true,
+      });
       const buildMs = performance.now() - buildStarted;
       const url = pathToFileURL(outfile).href;
       // A function parses its configuration at init: give it the tables and queues AWS would.
-      const functionEnv: Record<string, string> = Object.fromEntries(variablesOf(functions[name]).required.map((variable) => [variable, `bench-${variable.toLowerCase()}`]));
+      const functionEnv: Record<string, string> = Object.fromEntries(
+        variablesOf(functions[name]).required.map((variable) => [variable, `bench-${variable.toLowerCase()}`]),
+      );
       // Files the CDK app copies next to the bundle (the docs page's renderer), as on Lambda.
       const extraFiles = functions[name].bundledFiles;
       if (extraFiles) {
         mkdirSync(join(outRoot, name, extraFiles.directory), { recursive: true });
-        for (const file of extraFiles.files) copyFileSync(join(projectRoot, 'node_modules', extraFiles.package, file), join(outRoot, name, extraFiles.directory, file));
+        for (const file of extraFiles.files)
+          copyFileSync(join(projectRoot, 'node_modules', extraFiles.package, file), join(outRoot, name, extraFiles.directory, file));
         functionEnv.LAMBDA_TASK_ROOT = join(outRoot, name);
       }
       timeImport(url, true, undefined, functionEnv); // one unmeasured load: page cache, like a Lambda's code already on disk

@@ -46,7 +46,13 @@ export function campaignBeside(members: number, log: (line: string) => void): Dr
       log(`  beside: seeding a ${members.toLocaleString('en-US')}-member audience for the campaign`);
       const { audienceId } = await seededAudience(api, audienceStoreOf(services), tenant, 45, members, log);
       campaignId = (await api.createCampaign(campaignBody(tenant, [audienceId], 'bench beside'))).data.campaignId;
-      expander = await startLocalEventSources({ sqs: runtime.sqs, region: services.config.region, environment: process.env, handlerOf: runtime.functionHandler, only: ['campaign-expander'] });
+      expander = await startLocalEventSources({
+        sqs: runtime.sqs,
+        region: services.config.region,
+        environment: process.env,
+        handlerOf: runtime.functionHandler,
+        only: ['campaign-expander'],
+      });
     },
     async start(drainEnded) {
       const launched = performance.now();
@@ -72,7 +78,11 @@ export interface CampaignFairnessResult {
   drainFractions: [number, number];
 }
 
-export async function benchCampaignFairness(options: { totalRecipients: number; members: number; log: (line: string) => void }): Promise<CampaignFairnessResult> {
+export async function benchCampaignFairness(options: {
+  totalRecipients: number;
+  members: number;
+  log: (line: string) => void;
+}): Promise<CampaignFairnessResult> {
   const without = await benchFifthOrganization({ totalRecipients: options.totalRecipients, log: options.log });
   const campaign = campaignBeside(options.members, options.log);
   const withCampaign = await benchFifthOrganization({

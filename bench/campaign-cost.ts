@@ -78,7 +78,10 @@ async function counted(bench: BenchRuntime, phoneNumberId: string, recipients: n
   return unitsOf(label, recipients, bench.sentFrom(phoneNumberId) - before, wait.completed, seconds, bench.counter!.snapshot());
 }
 
-export async function benchCampaignCost(options: { recipients: number; log: (line: string) => void }): Promise<{ job: UnitsPerRecipient; campaign: UnitsPerRecipient }> {
+export async function benchCampaignCost(options: {
+  recipients: number;
+  log: (line: string) => void;
+}): Promise<{ job: UnitsPerRecipient; campaign: UnitsPerRecipient }> {
   return withBenchRuntime({ consumers: 'all', count: true }, async (bench) => {
     const { tenant, api } = await bench.tenant(630, 1000);
     const body = JSON.stringify(broadcastBody({ count: options.recipients, seed: SEED, from: tenant.phoneNumber, name: 'campaign cost bench' }));
@@ -87,15 +90,27 @@ export async function benchCampaignCost(options: { recipients: number; log: (lin
       if (answer.status !== 202 && answer.status !== 200) throw new Error(`broadcast refused: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
     };
     const first = await counted(bench, tenant.phoneNumberId, options.recipients, 'broadcast job, new audience', post);
-    options.log(`  cost: ${first.label}: ${first.sent}/${options.recipients} sent in ${first.seconds.toFixed(1)} s, ${first.writeUnitsPerRecipient.toFixed(2)} WRU/recipient`);
+    options.log(
+      `  cost: ${first.label}: ${first.sent}/${options.recipients} sent in ${first.seconds.toFixed(1)} s, ${first.writeUnitsPerRecipient.toFixed(2)} WRU/recipient`,
+    );
     const job = await counted(bench, tenant.phoneNumberId, options.recipients, 'broadcast job, known audience', post);
-    options.log(`  cost: ${job.label}: ${job.sent}/${options.recipients} sent in ${job.seconds.toFixed(1)} s, ${job.writeUnitsPerRecipient.toFixed(2)} WRU/recipient`);
+    options.log(
+      `  cost: ${job.label}: ${job.sent}/${options.recipients} sent in ${job.seconds.toFixed(1)} s, ${job.writeUnitsPerRecipient.toFixed(2)} WRU/recipient`,
+    );
 
     const { audienceId } = (await api.createAudience('cost bench')).data;
     await importMembers(api, audienceId, SEED, options.recipients);
     const { campaignId } = (await api.createCampaign(campaignBody(tenant, [audienceId], 'campaign cost bench'))).data;
-    const campaign = await counted(bench, tenant.phoneNumberId, options.recipients, 'campaign, known audience', async () => void (await api.launch(campaignId)));
-    options.log(`  cost: ${campaign.label}: ${campaign.sent}/${options.recipients} sent in ${campaign.seconds.toFixed(1)} s, ${campaign.writeUnitsPerRecipient.toFixed(2)} WRU/recipient`);
+    const campaign = await counted(
+      bench,
+      tenant.phoneNumberId,
+      options.recipients,
+      'campaign, known audience',
+      async () => void (await api.launch(campaignId)),
+    );
+    options.log(
+      `  cost: ${campaign.label}: ${campaign.sent}/${options.recipients} sent in ${campaign.seconds.toFixed(1)} s, ${campaign.writeUnitsPerRecipient.toFixed(2)} WRU/recipient`,
+    );
     return { job, campaign };
   });
 }

@@ -46,7 +46,9 @@ export async function benchCampaignImport(options: { members: number; log: (line
     const counts = counter!.snapshot();
     const total = sumDynamo(counts);
     const memberCountAfter = (await api.getAudience(audienceId)).data.memberCount;
-    options.log(`  import: ${run.members} members in ${run.pages} pages, ${run.seconds.toFixed(1)} s; added ${run.added}, updated ${run.updated}, invalid ${run.invalid}; memberCount ${memberCountAfter}`);
+    options.log(
+      `  import: ${run.members} members in ${run.pages} pages, ${run.seconds.toFixed(1)} s; added ${run.added}, updated ${run.updated}, invalid ${run.invalid}; memberCount ${memberCountAfter}`,
+    );
     return {
       ...run,
       membersPerSecond: run.members / run.seconds,

@@ -84,7 +84,13 @@ export function estimateCost(inputs: CostInputs): CostEstimate {
   const workerGbSeconds = parallelChunks * jobSeconds * workerGb * Math.ceil(chunks / parallelChunks);
   const sendGb = functions['broadcast-send'].memoryMb / 1024;
   const sendGbSeconds = (inputs.acceptMs / 1000) * sendGb;
-  add('Lambda requests', 1 + workerInvocations, 'invocations', prices.lambdaPerMillionRequests / 1e6, `(1 broadcast-send + ${chunks} chunks x ${invocationsPerChunk}) x $0.20/M`);
+  add(
+    'Lambda requests',
+    1 + workerInvocations,
+    'invocations',
+    prices.lambdaPerMillionRequests / 1e6,
+    `(1 broadcast-send + ${chunks} chunks x ${invocationsPerChunk}) x $0.20/M`,
+  );
   add(
     'Lambda chunk-worker compute',
     workerGbSeconds,
@@ -92,7 +98,13 @@ export function estimateCost(inputs: CostInputs): CostEstimate {
     prices.lambdaArmPerGbSecond,
     `${parallelChunks} concurrent chunks x ${jobSeconds.toFixed(1)} s x ${workerGb} GB x $0.0000133334`,
   );
-  add('Lambda broadcast-send compute', sendGbSeconds, 'GB-s', prices.lambdaArmPerGbSecond, `${(inputs.acceptMs / 1000).toFixed(3)} s x ${sendGb} GB x $0.0000133334`);
+  add(
+    'Lambda broadcast-send compute',
+    sendGbSeconds,
+    'GB-s',
+    prices.lambdaArmPerGbSecond,
+    `${(inputs.acceptMs / 1000).toFixed(3)} s x ${sendGb} GB x $0.0000133334`,
+  );
 
   // SQS: sends as counted (billed per 64 KiB), one receive (billed per 64 KiB of payload) and one
   // delete per chunk message; continuation messages add a send, receive and delete each.
@@ -111,7 +123,7 @@ export function estimateCost(inputs: CostInputs): CostEstimate {
     'requests (64 KiB units)',
     prices.sqsPerMillionRequests / 1e6,
     `(${sends} send + ${receives} receive + ${deletes} delete) x $0.40/M` +
-      (received ? '; the event source mapping\'s empty long polls are a standing cost, not per broadcast' : ''),
+      (received ? "; the event source mapping's empty long polls are a standing cost, not per broadcast" : ''),
   );
 
   // DynamoDB, as counted. The local gateway checks the API key against the credential store
@@ -151,13 +163,29 @@ export function estimateCost(inputs: CostInputs): CostEstimate {
 /** What each counted write is for (per-recipient write table), by scope and request label. */
 const WRITE_PURPOSES: Array<{ scope: RegExp; label: RegExp; purpose: string }> = [
   { scope: /chunk-worker/, label: /^PutItem messaging LEDGER\/R$/, purpose: 'ledger claim: conditional put before the send (exactly once)' },
-  { scope: /chunk-worker/, label: /^(UpdateItem|BatchWriteItem) messaging LEDGER\/R$/, purpose: 'ledger outcome (status, message id; + a gsi1 copy while entries carried gsi1 keys)' },
-  { scope: /chunk-worker/, label: /^(PutItem|BatchWriteItem) messaging WAMID/, purpose: 'message id record: WAMID -> ledger entry (events without callback data, /upstream ownership)' },
+  {
+    scope: /chunk-worker/,
+    label: /^(UpdateItem|BatchWriteItem) messaging LEDGER\/R$/,
+    purpose: 'ledger outcome (status, message id; + a gsi1 copy while entries carried gsi1 keys)',
+  },
+  {
+    scope: /chunk-worker/,
+    label: /^(PutItem|BatchWriteItem) messaging WAMID/,
+    purpose: 'message id record: WAMID -> ledger entry (events without callback data, /upstream ownership)',
+  },
   { scope: /chunk-worker/, label: /^UpdateItem messaging JOB\/TALLY$/, purpose: 'tally codes of outcomes (one update per 50-recipient item per flush)' },
   { scope: /chunk-worker/, label: /^UpdateItem messaging JOB\/CHUNK$/, purpose: 'chunk progress counters, start, done' },
   { scope: /chunk-worker/, label: /PACE/, purpose: 'pacer slot reservations' },
-  { scope: /delivery-events/, label: /^UpdateItem messaging LEDGER\/R$/, purpose: 'event facts on the ledger entry (first-seen <stage>At; + the gsi1 copy, projection ALL, while entries carried gsi1 keys)' },
-  { scope: /delivery-events/, label: /^PutItem messaging WAMID/, purpose: "message id record of an entry that had none (UNKNOWN, or an event before the worker's outcome)" },
+  {
+    scope: /delivery-events/,
+    label: /^UpdateItem messaging LEDGER\/R$/,
+    purpose: 'event facts on the ledger entry (first-seen <stage>At; + the gsi1 copy, projection ALL, while entries carried gsi1 keys)',
+  },
+  {
+    scope: /delivery-events/,
+    label: /^PutItem messaging WAMID/,
+    purpose: "message id record of an entry that had none (UNKNOWN, or an event before the worker's outcome)",
+  },
   { scope: /delivery-events/, label: /^UpdateItem messaging JOB\/TALLY$/, purpose: 'tally: recipient status code raised (max-register), per event' },
   { scope: /delivery-events/, label: /^UpdateItem messaging JOB\/TALLYS?/, purpose: 'tally: event stages of a batch, coalesced per 50-recipient item' },
   { scope: /other|accept/, label: /^(PutItem|BatchWriteItem|UpdateItem) messaging JOB/, purpose: 'accept: job, chunk and recipients items' },
@@ -217,7 +245,11 @@ export const frontDoorPricePerMillion: Record<FrontDoorKind | 'function-url', nu
   'http-api': prices.apiGatewayHttpPerMillion,
   'function-url': 0,
 };
-const frontDoorLabel: Record<FrontDoorKind | 'function-url', string> = { 'rest-api': 'API Gateway REST', 'http-api': 'API Gateway HTTP API', 'function-url': 'Lambda function URL' };
+const frontDoorLabel: Record<FrontDoorKind | 'function-url', string> = {
+  'rest-api': 'API Gateway REST',
+  'http-api': 'API Gateway HTTP API',
+  'function-url': 'Lambda function URL',
+};
 
 /** The Meta webhook's front door, as the runtime contract says (surface `webhooks`). */
 export const webhookFrontDoor: FrontDoorKind = surfaces.webhooks.frontDoor;
@@ -232,15 +264,44 @@ export const webhookFrontDoor: FrontDoorKind = surfaces.webhooks.frontDoor;
  * @example
  * webhookPostCost('http-api', 1).totalUsd; // ≈ 0.0524 (30,000 POSTs: $0.030 front door, $0.008 Lambda, $0.0144 SQS)
  */
-export function webhookPostCost(frontDoor: FrontDoorKind | 'function-url', statusesPerPost: number, recipients = 10_000, statusesPerRecipient = 3): { posts: number; lines: CostLine[]; totalUsd: number } {
+export function webhookPostCost(
+  frontDoor: FrontDoorKind | 'function-url',
+  statusesPerPost: number,
+  recipients = 10_000,
+  statusesPerRecipient = 3,
+): { posts: number; lines: CostLine[]; totalUsd: number } {
   const posts = Math.ceil((recipients * statusesPerRecipient) / statusesPerPost);
   const batches = Math.ceil(posts / deliveryEvents.batchSize);
   const gb = functions['meta-webhook'].memoryMb / 1024;
   const lines: CostLine[] = [
-    { item: `${frontDoorLabel[frontDoor]} requests`, quantity: posts, unit: 'requests', usd: (posts * frontDoorPricePerMillion[frontDoor]) / 1e6, arithmetic: `${posts} x $${frontDoorPricePerMillion[frontDoor].toFixed(2)}/M` },
-    { item: 'Lambda meta-webhook requests', quantity: posts, unit: 'invocations', usd: (posts * prices.lambdaPerMillionRequests) / 1e6, arithmetic: `${posts} x $0.20/M` },
-    { item: 'Lambda meta-webhook compute', quantity: posts * (META_WEBHOOK_MS / 1000) * gb, unit: 'GB-s', usd: posts * (META_WEBHOOK_MS / 1000) * gb * prices.lambdaArmPerGbSecond, arithmetic: `${posts} x ${META_WEBHOOK_MS} ms x ${gb} GB` },
-    { item: 'SQS metaEvents requests', quantity: posts + 2 * batches, unit: 'requests', usd: ((posts + 2 * batches) * prices.sqsPerMillionRequests) / 1e6, arithmetic: `(${posts} send + ${batches} receive + ${batches} delete) x $0.40/M` },
+    {
+      item: `${frontDoorLabel[frontDoor]} requests`,
+      quantity: posts,
+      unit: 'requests',
+      usd: (posts * frontDoorPricePerMillion[frontDoor]) / 1e6,
+      arithmetic: `${posts} x $${frontDoorPricePerMillion[frontDoor].toFixed(2)}/M`,
+    },
+    {
+      item: 'Lambda meta-webhook requests',
+      quantity: posts,
+      unit: 'invocations',
+      usd: (posts * prices.lambdaPerMillionRequests) / 1e6,
+      arithmetic: `${posts} x $0.20/M`,
+    },
+    {
+      item: 'Lambda meta-webhook compute',
+      quantity: posts * (META_WEBHOOK_MS / 1000) * gb,
+      unit: 'GB-s',
+      usd: posts * (META_WEBHOOK_MS / 1000) * gb * prices.lambdaArmPerGbSecond,
+      arithmetic: `${posts} x ${META_WEBHOOK_MS} ms x ${gb} GB`,
+    },
+    {
+      item: 'SQS metaEvents requests',
+      quantity: posts + 2 * batches,
+      unit: 'requests',
+      usd: ((posts + 2 * batches) * prices.sqsPerMillionRequests) / 1e6,
+      arithmetic: `(${posts} send + ${batches} receive + ${batches} delete) x $0.40/M`,
+    },
   ];
   return { posts, lines, totalUsd: lines.reduce((sum, line) => sum + line.usd, 0) };
 }
@@ -258,17 +319,20 @@ export interface BroadcastCostEstimate extends CostEstimate {
  * invocations of up to 10 POSTs (each one SQS receive and one delete batch); their DynamoDB
  * requests are in the counts. Scaled to 10,000 recipients like the send path.
  */
-export function estimateBroadcastCost(run: {
-  recipients: number;
-  ratePerSecond: number;
-  statusesPerPost: number;
-  webhookPosts: number;
-  acceptMs: number;
-  statuses: number;
-  chunkInvocations: { count: number };
-  eventInvocations: { count: number; totalMs: number };
-  requestCounts: RequestCounts;
-}, recipients = 10_000): BroadcastCostEstimate {
+export function estimateBroadcastCost(
+  run: {
+    recipients: number;
+    ratePerSecond: number;
+    statusesPerPost: number;
+    webhookPosts: number;
+    acceptMs: number;
+    statuses: number;
+    chunkInvocations: { count: number };
+    eventInvocations: { count: number; totalMs: number };
+    requestCounts: RequestCounts;
+  },
+  recipients = 10_000,
+): BroadcastCostEstimate {
   const counts = withoutPolling(run.requestCounts);
   const base = estimateCost({
     ratePerSecond: run.ratePerSecond,
@@ -293,7 +357,13 @@ export function estimateBroadcastCost(run: {
       usd: (posts * frontDoorPricePerMillion[webhookFrontDoor]) / 1e6,
       arithmetic: `${Math.round(posts)} POSTs (up to ${run.statusesPerPost} statuses each) x $${frontDoorPricePerMillion[webhookFrontDoor].toFixed(2)}/M`,
     },
-    { item: 'Lambda requests (meta-webhook + delivery-events)', quantity: posts + eventInvocations, unit: 'invocations', usd: ((posts + eventInvocations) * prices.lambdaPerMillionRequests) / 1e6, arithmetic: `(${Math.round(posts)} + ${Math.round(eventInvocations)}) x $0.20/M` },
+    {
+      item: 'Lambda requests (meta-webhook + delivery-events)',
+      quantity: posts + eventInvocations,
+      unit: 'invocations',
+      usd: ((posts + eventInvocations) * prices.lambdaPerMillionRequests) / 1e6,
+      arithmetic: `(${Math.round(posts)} + ${Math.round(eventInvocations)}) x $0.20/M`,
+    },
     {
       item: 'Lambda meta-webhook compute',
       quantity: posts * (META_WEBHOOK_MS / 1000) * (functions['meta-webhook'].memoryMb / 1024),
@@ -308,7 +378,13 @@ export function estimateBroadcastCost(run: {
       usd: eventSeconds * eventGb * prices.lambdaArmPerGbSecond,
       arithmetic: `${eventSeconds.toFixed(1)} s modelled (20 ms per invocation + 1.25 ms per event) x ${eventGb} GB (local: ${((run.eventInvocations.totalMs / 1000) * scale).toFixed(0)} s, one shared thread)`,
     },
-    { item: 'SQS requests (metaEvents)', quantity: posts + 2 * eventInvocations, unit: 'requests', usd: ((posts + 2 * eventInvocations) * prices.sqsPerMillionRequests) / 1e6, arithmetic: `(${Math.round(posts)} send + ${Math.round(eventInvocations)} receive + ${Math.round(eventInvocations)} delete batch) x $0.40/M` },
+    {
+      item: 'SQS requests (metaEvents)',
+      quantity: posts + 2 * eventInvocations,
+      unit: 'requests',
+      usd: ((posts + 2 * eventInvocations) * prices.sqsPerMillionRequests) / 1e6,
+      arithmetic: `(${Math.round(posts)} send + ${Math.round(eventInvocations)} receive + ${Math.round(eventInvocations)} delete batch) x $0.40/M`,
+    },
   ];
   lines.splice(insertAt < 0 ? lines.length : insertAt, 0, ...extra);
   const totalUsd = lines.reduce((sum, line) => sum + line.usd, 0);
@@ -324,4 +400,3 @@ export function estimateBroadcastCost(run: {
     writes,
   };
 }
-

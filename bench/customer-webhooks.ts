@@ -27,7 +27,9 @@ export interface CustomerWebhooksBenchResult {
   truncated: boolean;
 }
 
-export async function benchCustomerWebhooks(options: { events?: number; concurrency?: number; maxDurationMs?: number } = {}): Promise<CustomerWebhooksBenchResult> {
+export async function benchCustomerWebhooks(
+  options: { events?: number; concurrency?: number; maxDurationMs?: number } = {},
+): Promise<CustomerWebhooksBenchResult> {
   const events = options.events ?? 2_000;
   const concurrency = options.concurrency ?? 20;
   const maxDurationMs = options.maxDurationMs ?? 120_000;
@@ -102,10 +104,7 @@ export async function benchCustomerWebhooks(options: { events?: number; concurre
       functionTimeoutSeconds: functions['customer-events'].timeoutSeconds,
       reportBatchItemFailures: true,
     });
-    const timedOut = await Promise.race([
-      done.then(() => false),
-      new Promise<boolean>((resolve) => setTimeout(() => resolve(true), maxDurationMs).unref()),
-    ]);
+    const timedOut = await Promise.race([done.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), maxDurationMs).unref())]);
     const elapsedMs = (lastReceiptAt || performance.now()) - drainStarted;
     return {
       events,

@@ -38,7 +38,13 @@ const ORG = 'org_bench_events';
 const PHONE_NUMBER_ID = 'pn_bench_events';
 const WABA = 'waba_bench_events';
 
-export async function benchDeliveryEvents(options: { recipients: number; eventsPerBody: number; concurrency: number; timeLimitSeconds: number; log: (line: string) => void }): Promise<DeliveryEventsBenchResult> {
+export async function benchDeliveryEvents(options: {
+  recipients: number;
+  eventsPerBody: number;
+  concurrency: number;
+  timeLimitSeconds: number;
+  log: (line: string) => void;
+}): Promise<DeliveryEventsBenchResult> {
   return withRestoredEnvironment(async () => {
     const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-bench-events-'));
     const runtime = await startLocalRuntime({ port: 0, persist: false, dataDirectory, startWorkers: false, seedDemo: false });
@@ -81,7 +87,14 @@ export async function benchDeliveryEvents(options: { recipients: number; eventsP
           await broadcasts.recordOutcomes(
             jobId,
             chunk,
-            part.map((index) => ({ index, to: `1555${String(index).padStart(7, '0')}`, status: 'SENT' as const, messageId: messageId(index), attempts: 1, updatedAt: now.toISOString() })),
+            part.map((index) => ({
+              index,
+              to: `1555${String(index).padStart(7, '0')}`,
+              status: 'SENT' as const,
+              messageId: messageId(index),
+              attempts: 1,
+              updatedAt: now.toISOString(),
+            })),
           );
         }
       }
@@ -100,13 +113,32 @@ export async function benchDeliveryEvents(options: { recipients: number; eventsP
       for (let start = 0; start < statuses.length; start += options.eventsPerBody) {
         const body = {
           object: 'whatsapp_business_account',
-          entry: [{ id: WABA, changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { phone_number_id: PHONE_NUMBER_ID, display_phone_number: '15550009999' }, statuses: statuses.slice(start, start + options.eventsPerBody) } }] }],
+          entry: [
+            {
+              id: WABA,
+              changes: [
+                {
+                  field: 'messages',
+                  value: {
+                    messaging_product: 'whatsapp',
+                    metadata: { phone_number_id: PHONE_NUMBER_ID, display_phone_number: '15550009999' },
+                    statuses: statuses.slice(start, start + options.eventsPerBody),
+                  },
+                },
+              ],
+            },
+          ],
         };
         bodies.push(JSON.stringify({ version: 1, receivedAt: new Date().toISOString(), body: JSON.stringify(body) }));
       }
       const queueUrl = runtime.queueUrls.metaEvents;
       for (let start = 0; start < bodies.length; start += 10) {
-        await runtime.sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: bodies.slice(start, start + 10).map((body, offset) => ({ Id: String(offset), MessageBody: body })) }));
+        await runtime.sqs.send(
+          new SendMessageBatchCommand({
+            QueueUrl: queueUrl,
+            Entries: bodies.slice(start, start + 10).map((body, offset) => ({ Id: String(offset), MessageBody: body })),
+          }),
+        );
       }
 
       const name: FunctionName = 'delivery-events';

@@ -31,7 +31,11 @@ export interface DeliveryLoopBenchResult {
 
 const BASE = '/prod/api/v2/broadcast/public';
 
-export async function benchDeliveryLoop(options: { recipients: number; timeLimitSeconds: number; log: (line: string) => void }): Promise<DeliveryLoopBenchResult> {
+export async function benchDeliveryLoop(options: {
+  recipients: number;
+  timeLimitSeconds: number;
+  log: (line: string) => void;
+}): Promise<DeliveryLoopBenchResult> {
   return withRestoredEnvironment(async () => {
     const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-bench-loop-'));
     const runtime = await startLocalRuntime({
@@ -58,7 +62,11 @@ export async function benchDeliveryLoop(options: { recipients: number; timeLimit
       const registered = await call('POST', `${BASE}/webhooks`, { url: receiver.url, events: ['message.status'] });
       if (registered.status !== 201) throw new Error(`registering the receiver answered ${registered.status}`);
 
-      const data = Array.from({ length: options.recipients }, (_, index) => ({ countryCode: '91', toPhoneNumber: String(9_600_000_000 + index), templateParams: [`Name${index}`, `ORD-${index}`] }));
+      const data = Array.from({ length: options.recipients }, (_, index) => ({
+        countryCode: '91',
+        toPhoneNumber: String(9_600_000_000 + index),
+        templateParams: [`Name${index}`, `ORD-${index}`],
+      }));
       const started = performance.now();
       const accepted = await call('POST', `${BASE}/send-template-broadcast`, {
         broadcastName: 'delivery loop bench',
@@ -87,11 +95,15 @@ export async function benchDeliveryLoop(options: { recipients: number; timeLimit
 
       // Sandbox POST time of each (message id, status), from its delivery log.
       const posted = new Map<string, number>();
-      const deliveries = (await (await fetch(`${runtime.sandboxUrl}/_sandbox/webhooks/deliveries?limit=20000`)).json()) as { data: Array<{ at: string; ok: boolean; body: string }> };
+      const deliveries = (await (await fetch(`${runtime.sandboxUrl}/_sandbox/webhooks/deliveries?limit=20000`)).json()) as {
+        data: Array<{ at: string; ok: boolean; body: string }>;
+      };
       for (const delivery of deliveries.data) {
         if (!delivery.ok) continue;
         const body = JSON.parse(delivery.body) as { entry: Array<{ changes: Array<{ value: { statuses?: Array<{ id: string; status: string }> } }> }> };
-        for (const entry of body.entry) for (const change of entry.changes) for (const status of change.value.statuses ?? []) posted.set(`${status.id}:${status.status}`, Date.parse(delivery.at));
+        for (const entry of body.entry)
+          for (const change of entry.changes)
+            for (const status of change.value.statuses ?? []) posted.set(`${status.id}:${status.status}`, Date.parse(delivery.at));
       }
       const delays = receiver.requests.flatMap((request) => {
         const event = JSON.parse(request.rawBody) as { data: { messageId: string; status: string } };

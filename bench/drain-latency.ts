@@ -103,14 +103,21 @@ export async function benchDrainLatency(options: LatencyBenchOptions): Promise<{
   const four = results.find((result) => result.scenario.accounts === 4 && result.scenario.ratePerSecond === 80);
   if (one?.runs[0] && four?.runs[0]) {
     const ratio = four.runs[0].aggregate.achievedPerSecond / one.runs[0].aggregate.achievedPerSecond;
-    goals.push({ figure: 'latency: 4 accounts @ 80/s aggregate / 1 account @ 80/s', value: `${ratio.toFixed(2)}x`, goal: '>= 3.8x', met: ratio >= 3.8 ? 'yes' : 'no' });
+    goals.push({
+      figure: 'latency: 4 accounts @ 80/s aggregate / 1 account @ 80/s',
+      value: `${ratio.toFixed(2)}x`,
+      goal: '>= 3.8x',
+      met: ratio >= 3.8 ? 'yes' : 'no',
+    });
     // Why an aggregate falls short of the accounts' own rates: they did not start or end together.
     const accounts = four.runs[0].accounts;
     const first = Math.min(...accounts.map((account) => account.firstAt));
     const last = Math.max(...accounts.map((account) => account.lastAt));
     goals.push({
       figure: 'latency: 4 accounts, first / last message of each account after the first of all (s)',
-      value: accounts.map((account) => `${((account.firstAt - first) / 1000).toFixed(1)} / ${((account.lastAt - first) / 1000).toFixed(1)}`).join(', ') + ` (span ${((last - first) / 1000).toFixed(1)} s)`,
+      value:
+        accounts.map((account) => `${((account.firstAt - first) / 1000).toFixed(1)} / ${((account.lastAt - first) / 1000).toFixed(1)}`).join(', ') +
+        ` (span ${((last - first) / 1000).toFixed(1)} s)`,
       goal: '(diagnostic: equal spans = accounts within 5 %)',
       met: '-',
     });
@@ -136,7 +143,8 @@ const oneStoreTimeoutMidRun: NonNullable<DrainScenario['fault']> = ({ services, 
   }, 100);
   const middleware: BuildMiddleware<object, object> = (next, context) => async (args) => {
     const input = args.input as { Item?: { pk?: { S?: string } }; Key?: { pk?: { S?: string } } };
-    const isLedgerWrite = ['PutItemCommand', 'UpdateItemCommand'].includes(context.commandName ?? '') && (input.Item ?? input.Key)?.pk?.S?.startsWith('LEDGER#');
+    const isLedgerWrite =
+      ['PutItemCommand', 'UpdateItemCommand'].includes(context.commandName ?? '') && (input.Item ?? input.Key)?.pk?.S?.startsWith('LEDGER#');
     if (failing.has(input) || (armed && injected === 0 && isLedgerWrite)) {
       if (!failing.has(input)) injected += 1;
       failing.add(input);

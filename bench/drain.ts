@@ -281,7 +281,9 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
     const keys = await Promise.all(tenants.map((tenant) => issueKey(services, tenant.organizationId)));
     await scenario.alongside?.prepare({ services, sandbox, baseUrl: runtime.baseUrl, runtime });
     const bodies = tenants.map((tenant, account) =>
-      JSON.stringify(broadcastBody({ count: scenario.recipientsPerAccount, seed: account, from: tenant.phoneNumber, name: `drain ${scenario.label} ${runIndex}` })),
+      JSON.stringify(
+        broadcastBody({ count: scenario.recipientsPerAccount, seed: account, from: tenant.phoneNumber, name: `drain ${scenario.label} ${runIndex}` }),
+      ),
     );
 
     const durationsMs: number[] = [];
@@ -326,7 +328,8 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
       const started = performance.now();
       const answers = await Promise.all(tenants.map((_, account) => postBroadcast(runtime.baseUrl, keys[account]!, bodies[account]!)));
       const acceptedAt = performance.now();
-      for (const answer of answers) if (answer.status !== 202) throw new Error(`broadcast refused: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
+      for (const answer of answers)
+        if (answer.status !== 202) throw new Error(`broadcast refused: ${answer.status} ${JSON.stringify(answer.body).slice(0, 300)}`);
       let endDrain = () => undefined as void;
       const alongside = scenario.alongside?.start(new Promise<void>((resolve) => (endDrain = resolve)));
       const { firstMessageAt, completed, stalled } = await awaitAccepted({ acceptedSoFar, expected, deadline, stallMs });
@@ -405,7 +408,13 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
       wallSeconds: outcome.wallSeconds,
       eventLoopUtilization: outcome.eventLoopUtilization,
       cpuSecondsPerSecond: outcome.cpuSecondsPerSecond,
-      invocations: { count: durationsMs.length, totalMs: durationsMs.reduce((sum, value) => sum + value, 0), durationsMs, failedBatches, errors: [...errors, ...[...workerErrors].map(([text, count]) => `${count} x ${text}`)] },
+      invocations: {
+        count: durationsMs.length,
+        totalMs: durationsMs.reduce((sum, value) => sum + value, 0),
+        durationsMs,
+        failedBatches,
+        errors: [...errors, ...[...workerErrors].map(([text, count]) => `${count} x ${text}`)],
+      },
       completed: outcome.completed,
       stalled: outcome.stalled,
       faultsInjected: fault?.injected() ?? 0,
@@ -433,7 +442,13 @@ const failed = (run: DrainRun) => !run.completed || run.invocations.failedBatche
 export async function benchDrain(options: DrainOptions): Promise<ScenarioResult[]> {
   const log = options.log ?? (() => undefined);
   const started = performance.now();
-  const results: ScenarioResult[] = options.scenarios.map((scenario) => ({ scenario, runs: [], medianFraction: Number.NaN, medianAccountFractions: [], allExactlyOnce: false }));
+  const results: ScenarioResult[] = options.scenarios.map((scenario) => ({
+    scenario,
+    runs: [],
+    medianFraction: Number.NaN,
+    medianAccountFractions: [],
+    allExactlyOnce: false,
+  }));
   // Round-robin over scenarios so a tight budget still leaves each scenario with a run, then more.
   // A scenario whose production-default run fails (stuck or failed chunks) is not repeated; a
   // diagnostic variant with fewer in-flight sends per worker is added instead.
@@ -457,7 +472,9 @@ export async function benchDrain(options: DrainOptions): Promise<ScenarioResult[
       if (result.runs.length === 1 && failed(run) && options.diagnosticEnvironment && !scenario.environment) {
         const variant: DrainScenario = {
           ...scenario,
-          label: `${scenario.label}, ${Object.entries(options.diagnosticEnvironment).map(([name, value]) => `${name}=${value}`).join(' ')}`,
+          label: `${scenario.label}, ${Object.entries(options.diagnosticEnvironment)
+            .map(([name, value]) => `${name}=${value}`)
+            .join(' ')}`,
           environment: options.diagnosticEnvironment,
         };
         log(`  ${scenario.label}: failed with production settings; adding diagnostic variant "${variant.label}"`);
@@ -466,7 +483,8 @@ export async function benchDrain(options: DrainOptions): Promise<ScenarioResult[
         const diagnostic = await drainOnce(variant, 0, log, profiled);
         results.at(-1)!.runs.push(diagnostic.run);
         if (diagnostic.profile) results.at(-1)!.profile = diagnostic.profile;
-        if (diagnostic.rawProfile && options.profileFile) saveProfile(diagnostic.rawProfile as Parameters<typeof saveProfile>[0], options.profileFile.replace(/(\.cpuprofile)?\.json$/, '-diagnostic$1.json'));
+        if (diagnostic.rawProfile && options.profileFile)
+          saveProfile(diagnostic.rawProfile as Parameters<typeof saveProfile>[0], options.profileFile.replace(/(\.cpuprofile)?\.json$/, '-diagnostic$1.json'));
       }
     }
   }

@@ -133,8 +133,14 @@ export function fifthOrganizationSender(intervalMs: number): DrainAlongside & { 
         maxMs: delays.length === accepted.length ? Math.max(...delays) : Infinity,
         answerP50Ms: percentile(answers, 50),
         answerP99Ms: percentile(answers, 99),
-        afterAnswerP50Ms: percentile(arrivedSends.map((send) => send.toSandboxMs! - send.answerMs), 50),
-        afterAnswerP99Ms: percentile(arrivedSends.map((send) => send.toSandboxMs! - send.answerMs), 99),
+        afterAnswerP50Ms: percentile(
+          arrivedSends.map((send) => send.toSandboxMs! - send.answerMs),
+          50,
+        ),
+        afterAnswerP99Ms: percentile(
+          arrivedSends.map((send) => send.toSandboxMs! - send.answerMs),
+          99,
+        ),
         statuses: sends.reduce<Record<string, number>>((counts, send) => ({ ...counts, [send.status]: (counts[send.status] ?? 0) + 1 }), {}),
       };
       return result;
@@ -143,7 +149,9 @@ export function fifthOrganizationSender(intervalMs: number): DrainAlongside & { 
   };
 }
 
-export async function benchFifthOrganization(options: FifthOrganizationOptions): Promise<{ drain: ScenarioResult; fifth?: FifthOrganizationResult; goals: GoalRow[] }> {
+export async function benchFifthOrganization(
+  options: FifthOrganizationOptions,
+): Promise<{ drain: ScenarioResult; fifth?: FifthOrganizationResult; goals: GoalRow[] }> {
   const draining = options.drainingOrganizations ?? 4;
   const perAccount = Math.max(1_001, Math.floor(options.totalRecipients / draining));
   const sender = fifthOrganizationSender(options.intervalMs ?? 1_000);

@@ -116,7 +116,14 @@ export async function benchLoad(options: LoadOptions = {}): Promise<LoadResult> 
   process.env.POWERTOOLS_LOG_LEVEL ??= 'SILENT';
   const { startLocalRuntime } = await import('../local/local-runtime');
   const { getServices } = await import('../functions/composition');
-  const runtime = await startLocalRuntime({ port: 0, dataDirectory, persist: false, startWorkers: true, isolation: options.isolation ?? 'inline', sandbox: { throughputPerSecond: 100_000 } });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    dataDirectory,
+    persist: false,
+    startWorkers: true,
+    isolation: options.isolation ?? 'inline',
+    sandbox: { throughputPerSecond: 100_000 },
+  });
   try {
     const demo = runtime.demo!;
     const admin = getServices().tenancy.admin;
@@ -192,7 +199,14 @@ export async function benchLoad(options: LoadOptions = {}): Promise<LoadResult> 
           const { key, turn } = next(broadcastKeys.broadcast, name);
           const sender = senders[Math.floor(turn / broadcastKeys.broadcast.length) % senders.length]!;
           const body = JSON.stringify(broadcastBody(sender, `load-${index}`, index, 2));
-          return { className: name, method: 'POST', path: `${broadcastPath}/send-template-broadcast`, headers: { ...json, 'x-api-key': key }, body, expected: [200] };
+          return {
+            className: name,
+            method: 'POST',
+            path: `${broadcastPath}/send-template-broadcast`,
+            headers: { ...json, 'x-api-key': key },
+            body,
+            expected: [200],
+          };
         }
         case 'freeform': {
           const { key, turn } = next(broadcastKeys.freeform, name);
@@ -202,7 +216,13 @@ export async function benchLoad(options: LoadOptions = {}): Promise<LoadResult> 
         }
         case 'v1': {
           const { key, turn } = next(v1Keys, name);
-          return { className: name, method: 'GET', path: turn % 2 === 0 ? '/v1/contacts' : '/v1/conversations', headers: { authorization: `Bearer ${key}` }, expected: [200] };
+          return {
+            className: name,
+            method: 'GET',
+            path: turn % 2 === 0 ? '/v1/contacts' : '/v1/conversations',
+            headers: { authorization: `Bearer ${key}` },
+            expected: [200],
+          };
         }
         case 'upstream': {
           const { key } = next(upstreamTokens, name);
@@ -252,7 +272,12 @@ export async function benchLoad(options: LoadOptions = {}): Promise<LoadResult> 
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(), Math.max(1, deadline - performance.now()));
       try {
-        const response = await fetch(`${runtime.baseUrl}${request.path}`, { method: request.method, headers: request.headers, body: request.body, signal: controller.signal });
+        const response = await fetch(`${runtime.baseUrl}${request.path}`, {
+          method: request.method,
+          headers: request.headers,
+          body: request.body,
+          signal: controller.signal,
+        });
         const text = await response.text();
         const latencyMs = performance.now() - scheduledAt;
         lastAnswerAt = Math.max(lastAnswerAt, performance.now());
@@ -266,7 +291,9 @@ export async function benchLoad(options: LoadOptions = {}): Promise<LoadResult> 
           latencyMs: performance.now() - scheduledAt,
           ok: false,
           // fetch reports "fetch failed"; the reason (e.g. a connect timeout) is its cause.
-          detail: timedOut ? undefined : `${String(error)} (${String((error as { cause?: { code?: string; message?: string } }).cause?.code ?? (error as { cause?: { message?: string } }).cause?.message)})`,
+          detail: timedOut
+            ? undefined
+            : `${String(error)} (${String((error as { cause?: { code?: string; message?: string } }).cause?.code ?? (error as { cause?: { message?: string } }).cause?.message)})`,
         };
       } finally {
         clearTimeout(timer);
@@ -306,8 +333,14 @@ export async function benchLoad(options: LoadOptions = {}): Promise<LoadResult> 
       const answeredInClass = list.filter((outcome) => typeof outcome.status === 'number');
       byClass[name] = {
         requests: list.length,
-        p50: percentile(answeredInClass.map((outcome) => outcome.latencyMs), 50),
-        p99: percentile(answeredInClass.map((outcome) => outcome.latencyMs), 99),
+        p50: percentile(
+          answeredInClass.map((outcome) => outcome.latencyMs),
+          50,
+        ),
+        p99: percentile(
+          answeredInClass.map((outcome) => outcome.latencyMs),
+          99,
+        ),
         statuses: tally(list),
         errors: list.filter((outcome) => !outcome.ok).length,
         intended429: list.filter(isIntended429).length,

@@ -63,14 +63,22 @@ function utilizationBetween(
   after: { elu: ThreadUtilization[]; cpu: ThreadCpu[] },
   wallMs: number,
 ): ThreadFigure[] {
-  const same = (thread: { threadId: number; name: string }) => (candidate: { threadId: number; name: string }) => candidate.threadId === thread.threadId && candidate.name === thread.name;
+  const same = (thread: { threadId: number; name: string }) => (candidate: { threadId: number; name: string }) =>
+    candidate.threadId === thread.threadId && candidate.name === thread.name;
   return after.elu.map((thread) => {
     const earlier = before.elu.find(same(thread));
     const active = thread.active - (earlier?.active ?? 0);
     const idle = thread.idle - (earlier?.idle ?? 0);
     const cpuAfter = after.cpu.find(same(thread))?.cpuMs;
     const cpuMs = cpuAfter === undefined ? undefined : cpuAfter - (before.cpu.find(same(thread))?.cpuMs ?? 0);
-    return { name: thread.name, threadId: thread.threadId, activeMs: active, utilization: active / Math.max(1e-9, active + idle), cpuMs, cpuShare: cpuMs === undefined ? undefined : cpuMs / wallMs };
+    return {
+      name: thread.name,
+      threadId: thread.threadId,
+      activeMs: active,
+      utilization: active / Math.max(1e-9, active + idle),
+      cpuMs,
+      cpuShare: cpuMs === undefined ? undefined : cpuMs / wallMs,
+    };
   });
 }
 

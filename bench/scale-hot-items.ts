@@ -23,7 +23,12 @@ export interface HotItemsResult {
   kinds: HotKind[];
 }
 
-export async function benchHotItems(options: { recipients: number; statusesPerPost: number; timeLimitSeconds: number; log: (line: string) => void }): Promise<HotItemsResult> {
+export async function benchHotItems(options: {
+  recipients: number;
+  statusesPerPost: number;
+  timeLimitSeconds: number;
+  log: (line: string) => void;
+}): Promise<HotItemsResult> {
   const run = await benchBroadcastCost({ ...options, ratePerSecond: 1000, trackKeyWrites: true, hotKeyCount: Number.POSITIVE_INFINITY });
   const { requestCounts: _counts, hotKeys, ...rest } = run;
   return {

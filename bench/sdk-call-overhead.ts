@@ -57,7 +57,8 @@ const baseSettings = (endpoint: string, extra: Partial<DynamoDBClientConfig> = {
 const documentInput = (operation: SdkOperation, sequence: number) => {
   const key = { pk: `RL#bench#${sequence % 50}` };
   if (operation === 'GetItem') return new GetCommand({ TableName: table, Key: key, ConsistentRead: true, ProjectionExpression: 'requestCount' });
-  if (operation === 'PutItem') return new PutCommand({ TableName: table, Item: { ...key, sk: 'A', count: sequence, name: 'bench' }, ConditionExpression: 'attribute_not_exists(pk)' });
+  if (operation === 'PutItem')
+    return new PutCommand({ TableName: table, Item: { ...key, sk: 'A', count: sequence, name: 'bench' }, ConditionExpression: 'attribute_not_exists(pk)' });
   return new UpdateCommand({
     TableName: table,
     Key: key,
@@ -74,7 +75,11 @@ const baseInput = (operation: SdkOperation, sequence: number) => {
   const key = { pk: { S: `RL#bench#${sequence % 50}` } };
   if (operation === 'GetItem') return new GetItemCommand({ TableName: table, Key: key, ConsistentRead: true, ProjectionExpression: 'requestCount' });
   if (operation === 'PutItem')
-    return new PutItemCommand({ TableName: table, Item: { ...key, sk: { S: 'A' }, count: { N: String(sequence) }, name: { S: 'bench' } }, ConditionExpression: 'attribute_not_exists(pk)' });
+    return new PutItemCommand({
+      TableName: table,
+      Item: { ...key, sk: { S: 'A' }, count: { N: String(sequence) }, name: { S: 'bench' } },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    });
   return new UpdateItemCommand({
     TableName: table,
     Key: key,
@@ -86,7 +91,11 @@ const baseInput = (operation: SdkOperation, sequence: number) => {
   });
 };
 
-function documentVariant(name: string, settings: (endpoint: string) => DynamoDBClientConfig, options: { resolvedOnce?: boolean; noSdkLogging?: boolean } = {}): Variant {
+function documentVariant(
+  name: string,
+  settings: (endpoint: string) => DynamoDBClientConfig,
+  options: { resolvedOnce?: boolean; noSdkLogging?: boolean } = {},
+): Variant {
   return {
     name,
     build(endpoint) {
@@ -114,18 +123,27 @@ function baseVariant(name: string, settings: (endpoint: string) => DynamoDBClien
 export const variants: readonly Variant[] = [
   documentVariant('document client as built before (settings of dynamodb-clients.ts, stack resolved per call)', (e) => baseSettings(e)),
   documentVariant('document client, stack resolved once per command class (withResolvedHandlers)', (e) => baseSettings(e), { resolvedOnce: true }),
-  documentVariant('document client as the functions build it (resolved once, no SDK logger middleware)', (e) => baseSettings(e), { resolvedOnce: true, noSdkLogging: true }),
+  documentVariant('document client as the functions build it (resolved once, no SDK logger middleware)', (e) => baseSettings(e), {
+    resolvedOnce: true,
+    noSdkLogging: true,
+  }),
   baseVariant('base client, AttributeValues given (no lib-dynamodb), stack per call', (e) => baseSettings(e)),
   baseVariant('base client, AttributeValues given, cacheMiddleware: true', (e) => baseSettings(e, { cacheMiddleware: true })),
   documentVariant('document client, default request handler (no timeouts)', (e) => ({ ...baseSettings(e), requestHandler: undefined })),
   documentVariant('document client, keep-alive agent (maxSockets 50) + timeouts', (e) =>
-    baseSettings(e, { requestHandler: { ...dynamoDbClientSettings('us-east-1', e).requestHandler, httpAgent: new Agent({ keepAlive: true, maxSockets: 50 }) } as never }),
+    baseSettings(e, {
+      requestHandler: { ...dynamoDbClientSettings('us-east-1', e).requestHandler, httpAgent: new Agent({ keepAlive: true, maxSockets: 50 }) } as never,
+    }),
   ),
   documentVariant('document client, maxAttempts 1 (no retry token)', (e) => baseSettings(e, { maxAttempts: 1 })),
   // DynamoDB's operations carry no checksum trait, so the checksum settings do not exist for this client.
   documentVariant('document client, endpoint discovery off explicitly', (e) => baseSettings(e, { endpointDiscoveryEnabled: false })),
-  documentVariant('document client, stack resolved once + keep-alive agent', (e) =>
-    baseSettings(e, { requestHandler: { ...dynamoDbClientSettings('us-east-1', e).requestHandler, httpAgent: new Agent({ keepAlive: true, maxSockets: 50 }) } as never }),
+  documentVariant(
+    'document client, stack resolved once + keep-alive agent',
+    (e) =>
+      baseSettings(e, {
+        requestHandler: { ...dynamoDbClientSettings('us-east-1', e).requestHandler, httpAgent: new Agent({ keepAlive: true, maxSockets: 50 }) } as never,
+      }),
     { resolvedOnce: true },
   ),
 ];
@@ -202,7 +220,12 @@ async function cpuPerCall(call: Call, operation: SdkOperation, calls: number, co
   return (used.user + used.system) / calls;
 }
 
-export async function benchSdkCallOverhead(options: { calls: number; rounds: number; concurrency?: number; variantsNamed?: string }): Promise<SdkOverheadResult> {
+export async function benchSdkCallOverhead(options: {
+  calls: number;
+  rounds: number;
+  concurrency?: number;
+  variantsNamed?: string;
+}): Promise<SdkOverheadResult> {
   const concurrency = options.concurrency ?? 16;
   const stub = await startStub();
   const samples = new Map<string, Record<SdkOperation, number[]>>();

@@ -42,7 +42,11 @@ function statusBatchOf(targetBytes: number): string {
     pricing: { billable: true, pricing_model: 'PMP', type: 'regular', category: 'marketing' },
   });
   const count = Math.floor(targetBytes / (JSON.stringify(status(99_999)).length + 1));
-  const value = { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' }, statuses: Array.from({ length: count }, (_, i) => status(i)) };
+  const value = {
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: '15550783881', phone_number_id: '106540352242922' },
+    statuses: Array.from({ length: count }, (_, i) => status(i)),
+  };
   return JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: '102290129340398', changes: [{ field: 'messages', value }] }] });
 }
 
@@ -67,7 +71,14 @@ async function measureShape(shape: string, raw: string, runs: number): Promise<S
     if (run >= 0) cpu.push((used.user + used.system) / 1000);
   }
   cpu.sort((a, b) => a - b);
-  return { shape, bodyBytes: rawBody.length, parts, cpuMedianMs: cpu[Math.floor(cpu.length / 2)]!, cpuMaxMs: cpu[cpu.length - 1]!, largestMessageBytes: largest };
+  return {
+    shape,
+    bodyBytes: rawBody.length,
+    parts,
+    cpuMedianMs: cpu[Math.floor(cpu.length / 2)]!,
+    cpuMaxMs: cpu[cpu.length - 1]!,
+    largestMessageBytes: largest,
+  };
 }
 
 /**

@@ -74,7 +74,12 @@ interface Phase {
   headers: (client: number) => Record<string, string>;
 }
 
-async function runPhase(phase: Phase, requests: number, concurrency: number, deadline: number): Promise<{ samples: number[]; errors: number; elapsedMs: number; truncated: boolean }> {
+async function runPhase(
+  phase: Phase,
+  requests: number,
+  concurrency: number,
+  deadline: number,
+): Promise<{ samples: number[]; errors: number; elapsedMs: number; truncated: boolean }> {
   const samples: number[] = [];
   let errors = 0;
   let issued = 0;
@@ -124,7 +129,14 @@ export async function runWrapperLatencyBench(options: WrapperLatencyOptions = {}
   const { getServices } = await import('../functions/composition');
   const { RequestCounter } = await import('./lib/request-counter');
   const environment = options.cachesOff ? { TENANCY_CACHE_CREDENTIAL_TTL_MS: '1', TENANCY_CACHE_RECORD_TTL_MS: '1' } : undefined;
-  const runtime = await startLocalRuntime({ port: 0, dataDirectory, persist: false, startWorkers: false, sandbox: { throughputPerSecond: 100_000 }, environment });
+  const runtime = await startLocalRuntime({
+    port: 0,
+    dataDirectory,
+    persist: false,
+    startWorkers: false,
+    sandbox: { throughputPerSecond: 100_000 },
+    environment,
+  });
   try {
     const demo = runtime.demo!;
     const phoneNumberId = demo.phoneNumberIds[0]!;

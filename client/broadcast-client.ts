@@ -28,7 +28,16 @@ export type BroadcastsQuery = NonNullable<paths['/prod/api/v2/broadcast/public/b
 
 /** A page of `GET /broadcasts` (its entries as the service lists them). */
 export interface BroadcastsPage {
-  broadcasts: Array<{ jobId: string; broadcastName: string | null; status: string; totalRecipients: number; summary: Record<string, unknown>; createdAt: string; scheduledAt: string | null; template: { name: string; language: string } | null }>;
+  broadcasts: Array<{
+    jobId: string;
+    broadcastName: string | null;
+    status: string;
+    totalRecipients: number;
+    summary: Record<string, unknown>;
+    createdAt: string;
+    scheduledAt: string | null;
+    template: { name: string; language: string } | null;
+  }>;
   nextCursor: string | null;
 }
 
@@ -65,7 +74,9 @@ export function createBroadcastClient(options: BroadcastClientOptions) {
   return {
     /** The approved templates of a sender (name, language, category, components). */
     async listTemplates(phoneNumber: string): Promise<TemplateRecord[]> {
-      const { data } = await call('GET templates', () => client.GET('/prod/api/v2/broadcast/public/templates', { params: { query: { phone_number: phoneNumber } } }));
+      const { data } = await call('GET templates', () =>
+        client.GET('/prod/api/v2/broadcast/public/templates', { params: { query: { phone_number: phoneNumber } } }),
+      );
       return data.data;
     },
 
@@ -76,9 +87,16 @@ export function createBroadcastClient(options: BroadcastClientOptions) {
       );
       const job = data.data as { jobId?: string; scheduledAt?: string };
       const jobId = job.jobId ?? response.headers.get('x-broadcast-job-id');
-      if (!jobId) throw new BroadcastApiError('POST send-template-broadcast: the answer names no job (no data.jobId, no X-Broadcast-Job-Id header)', response.status);
+      if (!jobId)
+        throw new BroadcastApiError('POST send-template-broadcast: the answer names no job (no data.jobId, no X-Broadcast-Job-Id header)', response.status);
       const replayed = response.headers.get('idempotent-replayed') === 'true';
-      return { httpStatus: response.status, jobId, message: data.message, ...(job.scheduledAt ? { scheduledAt: job.scheduledAt } : {}), ...(replayed ? { replayed } : {}) };
+      return {
+        httpStatus: response.status,
+        jobId,
+        message: data.message,
+        ...(job.scheduledAt ? { scheduledAt: job.scheduledAt } : {}),
+        ...(replayed ? { replayed } : {}),
+      };
     },
 
     /** One page of the organization's broadcasts, newest first (docs/BROADCAST.md "Listing broadcasts"). */

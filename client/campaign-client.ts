@@ -68,7 +68,11 @@ export function createCampaignClient(options: CampaignClientOptions) {
   const call = retryingCaller(options);
   const callOnce = retryingCaller({ ...options, retryTransient: false });
 
-  async function request<Data>(method: string, path: string, init: { body?: unknown; headers?: Record<string, string>; text?: boolean } = {}): Promise<Answer<Data>> {
+  async function request<Data>(
+    method: string,
+    path: string,
+    init: { body?: unknown; headers?: Record<string, string>; text?: boolean } = {},
+  ): Promise<Answer<Data>> {
     const response = await fetch(`${origin}${base}${path}`, {
       method,
       headers: { 'x-api-key': options.apiKey, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
@@ -105,20 +109,33 @@ export function createCampaignClient(options: CampaignClientOptions) {
     /** Upserts up to 10,000 members; with the same key and body a repeat gets the first answer again. */
     async addMembers(audienceId: string, members: MemberInput[], idempotencyKey: string): Promise<MembersAnswer> {
       const { data, response } = await call(`POST audiences/${audienceId}/members`, () =>
-        request<Omit<MembersAnswer, 'replayed'>>('POST', `/audiences/${id(audienceId)}/members`, { body: { members }, headers: { 'Idempotency-Key': idempotencyKey } }),
+        request<Omit<MembersAnswer, 'replayed'>>('POST', `/audiences/${id(audienceId)}/members`, {
+          body: { members },
+          headers: { 'Idempotency-Key': idempotencyKey },
+        }),
       );
       return { added: data.added, updated: data.updated, invalid: data.invalid ?? [], replayed: response.headers.get('idempotent-replayed') === 'true' };
     },
     async createCampaign(body: unknown): Promise<{ campaignId: string; name: string; state: string; createdAt: string }> {
-      return (await callOnce('POST campaigns', () => request<{ campaignId: string; name: string; state: string; createdAt: string }>('POST', '/campaigns', { body }))).data;
+      return (
+        await callOnce('POST campaigns', () => request<{ campaignId: string; name: string; state: string; createdAt: string }>('POST', '/campaigns', { body }))
+      ).data;
     },
     async launchCampaign(campaignId: string, idempotencyKey: string): Promise<{ campaignId: string; state: string }> {
       const headers = { 'Idempotency-Key': idempotencyKey };
-      return (await call(`POST campaigns/${campaignId}/launch`, () => request<{ campaignId: string; state: string }>('POST', `/campaigns/${id(campaignId)}/launch`, { headers }))).data;
+      return (
+        await call(`POST campaigns/${campaignId}/launch`, () =>
+          request<{ campaignId: string; state: string }>('POST', `/campaigns/${id(campaignId)}/launch`, { headers }),
+        )
+      ).data;
     },
     /** The dry run: what a launch would do, nothing sent (docs/CAMPAIGNS.md "Dry run"). */
     async dryRunCampaign(campaignId: string): Promise<Record<string, unknown>> {
-      return (await call(`POST campaigns/${campaignId}/launch?dryRun=true`, () => request<Record<string, unknown>>('POST', `/campaigns/${id(campaignId)}/launch?dryRun=true`))).data;
+      return (
+        await call(`POST campaigns/${campaignId}/launch?dryRun=true`, () =>
+          request<Record<string, unknown>>('POST', `/campaigns/${id(campaignId)}/launch?dryRun=true`),
+        )
+      ).data;
     },
     async campaign(campaignId: string): Promise<CampaignView> {
       return (await call(`GET campaigns/${campaignId}`, () => request<CampaignView>('GET', `/campaigns/${id(campaignId)}`))).data;

@@ -53,7 +53,8 @@ function describeRefusal(error: unknown, response: Response): { message: string;
     const code = typeof body.data?.error?.code === 'string' ? body.data.error.code : undefined;
     const message = typeof body.message === 'string' ? body.message : typeof body.data?.error?.message === 'string' ? body.data.error.message : undefined;
     const earlier = body.data?.error?.earlierJob;
-    const earlierJob = typeof earlier?.jobId === 'string' && typeof earlier.acceptedAt === 'string' ? { jobId: earlier.jobId, acceptedAt: earlier.acceptedAt } : undefined;
+    const earlierJob =
+      typeof earlier?.jobId === 'string' && typeof earlier.acceptedAt === 'string' ? { jobId: earlier.jobId, acceptedAt: earlier.acceptedAt } : undefined;
     if (message) return { message, code, ...(earlierJob ? { earlierJob } : {}) };
   }
   return { message: typeof error === 'string' && error !== '' ? error.slice(0, 300) : `HTTP ${response.status} ${response.statusText}` };

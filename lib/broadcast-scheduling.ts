@@ -23,7 +23,12 @@ export function createBroadcastScheduling(stack: Stack, serviceFunctions: Record
     // A fixed name: the accepting function addresses its schedules by group name.
     scheduleGroupName: `${stack.stackName}-broadcasts`.slice(0, 64),
   });
-  const targetArn = stack.formatArn({ service: 'lambda', resource: 'function', resourceName: target.fixedFunctionName, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+  const targetArn = stack.formatArn({
+    service: 'lambda',
+    resource: 'function',
+    resourceName: target.fixedFunctionName,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
   const invokeRole = new iam.Role(stack, 'BroadcastSchedulerInvokeRole', {
     assumedBy: new iam.ServicePrincipal('scheduler.amazonaws.com', {
       // Only schedules of this account's group may use it (confused-deputy guard).
@@ -53,8 +58,15 @@ interface Scheduling {
 
 /** An accepting function: creates and deletes schedules of the group, passes the invoke role, knows all three names. */
 function allowScheduling(stack: Stack, fn: ServiceFunction, { group, invokeRole, targetArn }: Scheduling, settings: PlatformSettings): void {
-  const scheduleArn = stack.formatArn({ service: 'scheduler', resource: 'schedule', resourceName: `${group.scheduleGroupName}/*`, arnFormat: ArnFormat.SLASH_RESOURCE_NAME });
-  fn.addToRolePolicy(new iam.PolicyStatement({ sid: 'ManageBroadcastSchedules', actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'], resources: [scheduleArn] }));
+  const scheduleArn = stack.formatArn({
+    service: 'scheduler',
+    resource: 'schedule',
+    resourceName: `${group.scheduleGroupName}/*`,
+    arnFormat: ArnFormat.SLASH_RESOURCE_NAME,
+  });
+  fn.addToRolePolicy(
+    new iam.PolicyStatement({ sid: 'ManageBroadcastSchedules', actions: ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule'], resources: [scheduleArn] }),
+  );
   fn.addToRolePolicy(new iam.PolicyStatement({ sid: 'PassBroadcastSchedulerRole', actions: ['iam:PassRole'], resources: [invokeRole.roleArn] }));
   fn.addEnvironment('BROADCAST_SCHEDULE_GROUP', group.scheduleGroupName);
   fn.addEnvironment('BROADCAST_SCHEDULER_ROLE_ARN', invokeRole.roleArn);

@@ -42,7 +42,9 @@ export const broadcastPlanSurfaces = (): SurfaceName[] =>
 /** The key-wide throttle of the broadcast plan: every method at its own ceiling at once (sum of
  * rates), with the largest method bucket as the key's burst. Per-method limits stay below it. */
 export function broadcastPlanThrottle(): { rateLimit: number; burstLimit: number } {
-  const throttles = keyedRoutes().map(usagePlanThrottleOf).filter((throttle) => throttle !== undefined);
+  const throttles = keyedRoutes()
+    .map(usagePlanThrottleOf)
+    .filter((throttle) => throttle !== undefined);
   if (throttles.length === 0) return { rateLimit: 10, burstLimit: 20 };
   return {
     rateLimit: throttles.reduce((sum, throttle) => sum + throttle.rateLimit, 0),
@@ -51,7 +53,11 @@ export function broadcastPlanThrottle(): { rateLimit: number; burstLimit: number
 }
 
 /** The plan on the stages of `keyedSurfaces`, each keyed method with its class's throttle. */
-export function createBroadcastUsagePlan(stack: Stack, surfaceApis: Record<RestApiSurfaceName, SurfaceApi>, keyedSurfaces: SurfaceName[]): apigateway.UsagePlan {
+export function createBroadcastUsagePlan(
+  stack: Stack,
+  surfaceApis: Record<RestApiSurfaceName, SurfaceApi>,
+  keyedSurfaces: SurfaceName[],
+): apigateway.UsagePlan {
   const plan = new apigateway.UsagePlan(stack, 'BroadcastUsagePlan', {
     name: 'broadcast',
     description: 'Broadcast API keys: per-method ceilings from the route manifest, key-wide throttle and daily quota',
@@ -61,7 +67,8 @@ export function createBroadcastUsagePlan(stack: Stack, surfaceApis: Record<RestA
   for (const surfaceName of keyedSurfaces) {
     const surfaceApi = (surfaceApis as Partial<Record<SurfaceName, SurfaceApi>>)[surfaceName];
     // Only a REST API has usage plans and API keys (an HTTP API surface refuses keyed routes itself).
-    if (!surfaceApi) throw new Error(`Broadcast usage plan: surface ${surfaceName} has keyed routes but no REST API (front door ${surfaces[surfaceName].frontDoor})`);
+    if (!surfaceApi)
+      throw new Error(`Broadcast usage plan: surface ${surfaceName} has keyed routes but no REST API (front door ${surfaces[surfaceName].frontDoor})`);
     plan.addApiStage({ api: surfaceApi.api, stage: surfaceApi.api.deploymentStage, throttle: methodThrottles(surfaceName, surfaceApi) });
   }
   return plan;

@@ -120,7 +120,7 @@ function suppressHttpApiFindings(api: ApiStack): void {
         {
           id: 'AwsSolutions-APIG4',
           reason:
-            "Meta's webhooks carry no credential an authorizer could check: the meta-webhook function verifies the X-Hub-Signature-256 HMAC of the raw body with the platform's app secret before any other work (docs/DELIVERY-STATUS.md \"Webhook endpoint\").",
+            'Meta\'s webhooks carry no credential an authorizer could check: the meta-webhook function verifies the X-Hub-Signature-256 HMAC of the raw body with the platform\'s app secret before any other work (docs/DELIVERY-STATUS.md "Webhook endpoint").',
         },
       ],
       true,

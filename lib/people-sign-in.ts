@@ -24,7 +24,12 @@ export interface PeopleSignInProps {
 }
 
 /** What a people-managing function may do to the pool's accounts (invite, read, end sessions, delete). */
-export const peopleManagementActions = ['cognito-idp:AdminCreateUser', 'cognito-idp:AdminGetUser', 'cognito-idp:AdminUserGlobalSignOut', 'cognito-idp:AdminDeleteUser'];
+export const peopleManagementActions = [
+  'cognito-idp:AdminCreateUser',
+  'cognito-idp:AdminGetUser',
+  'cognito-idp:AdminUserGlobalSignOut',
+  'cognito-idp:AdminDeleteUser',
+];
 
 /**
  * The client, the issuers' variable on every function, the rights of `managesPeople` functions, and
@@ -56,7 +61,11 @@ export function wirePeopleSignIn(stack: Stack, props: PeopleSignInProps): cognit
     preventUserExistenceErrors: true,
     enableTokenRevocation: true,
   });
-  const poolIssuer: PeopleIssuer = { issuer: `https://cognito-idp.${stack.region}.${stack.urlSuffix}/${props.userPool.userPoolId}`, audience: client.userPoolClientId, userInfo: true };
+  const poolIssuer: PeopleIssuer = {
+    issuer: `https://cognito-idp.${stack.region}.${stack.urlSuffix}/${props.userPool.userPoolId}`,
+    audience: client.userPoolClientId,
+    userInfo: true,
+  };
   const issuers = stack.toJsonString([poolIssuer, ...props.externalIssuers]);
   for (const name of Object.keys(functions) as FunctionName[]) {
     const fn = props.serviceFunctions[name];
@@ -64,7 +73,10 @@ export function wirePeopleSignIn(stack: Stack, props: PeopleSignInProps): cognit
     if (functions[name].managesPeople) allowPeopleManagement(fn, props.userPool);
   }
   new CfnOutput(stack, stackOutputNames.consoleUrl, { value: consoleUrl, description: 'The campaign console (sign in with the people user pool)' });
-  new CfnOutput(stack, stackOutputNames.consoleSignInClient, { value: client.userPoolClientId, description: "The console's app client of the people user pool" });
+  new CfnOutput(stack, stackOutputNames.consoleSignInClient, {
+    value: client.userPoolClientId,
+    description: "The console's app client of the people user pool",
+  });
   return client;
 }
 

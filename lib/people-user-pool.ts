@@ -34,7 +34,14 @@ export function createPeopleUserPool(stack: Stack, options: { domainPrefix?: str
     selfSignUpEnabled: false,
     autoVerify: { email: true },
     standardAttributes: { email: { required: true, mutable: true } },
-    passwordPolicy: { minLength: 12, requireLowercase: true, requireUppercase: true, requireDigits: true, requireSymbols: true, tempPasswordValidity: Duration.days(7) },
+    passwordPolicy: {
+      minLength: 12,
+      requireLowercase: true,
+      requireUppercase: true,
+      requireDigits: true,
+      requireSymbols: true,
+      tempPasswordValidity: Duration.days(7),
+    },
     mfa: cognito.Mfa.OPTIONAL,
     mfaSecondFactor: { sms: false, otp: true },
     accountRecovery: cognito.AccountRecovery.EMAIL_ONLY,
@@ -47,7 +54,10 @@ export function createPeopleUserPool(stack: Stack, options: { domainPrefix?: str
     deletionProtection: true,
   });
   const domain = userPool.addDomain('PeopleSignInDomain', { cognitoDomain: { domainPrefix: domainPrefixOf(stack, options.domainPrefix) } });
-  new CfnOutput(stack, stackOutputNames.peopleUserPool, { value: userPool.userPoolId, description: 'Cognito user pool of the people who sign in to the console (PEOPLE_USER_POOL_ID)' });
+  new CfnOutput(stack, stackOutputNames.peopleUserPool, {
+    value: userPool.userPoolId,
+    description: 'Cognito user pool of the people who sign in to the console (PEOPLE_USER_POOL_ID)',
+  });
   new CfnOutput(stack, stackOutputNames.peopleSignInDomain, { value: domain.baseUrl(), description: 'Hosted sign-in domain of the people user pool' });
   return { userPool, domain };
 }
@@ -55,11 +65,17 @@ export function createPeopleUserPool(stack: Stack, options: { domainPrefix?: str
 function domainPrefixOf(stack: Stack, configured: string | undefined): string {
   if (configured !== undefined) {
     if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(configured) || reservedInPrefix.test(configured)) {
-      throw new Error(`Context value cognitoDomainPrefix must be 1-63 lowercase letters, digits and hyphens, not naming aws, amazon or cognito; got ${configured}`);
+      throw new Error(
+        `Context value cognitoDomainPrefix must be 1-63 lowercase letters, digits and hyphens, not naming aws, amazon or cognito; got ${configured}`,
+      );
     }
     return configured;
   }
-  const base = stack.stackName.toLowerCase().replace(/[^a-z0-9-]/g, '-').replace(/aws|amazon|cognito/g, 'x').slice(0, 50);
+  const base = stack.stackName
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .replace(/aws|amazon|cognito/g, 'x')
+    .slice(0, 50);
   // arn:…:stack/<name>/<uuid>: the uuid's first 8 hex digits.
   const stackIdPart = Fn.select(0, Fn.split('-', Fn.select(2, Fn.split('/', stack.stackId))));
   return Fn.join('-', [base, stackIdPart]);

@@ -5,7 +5,18 @@
  */
 import { Annotations, Tags, type Stack } from 'aws-cdk-lib';
 import { bundlingSkipped, findMissingEntries, physicalFunctionName, ServiceFunction } from './constructs/service-function';
-import { deadLetterEnvVarOf, functions, queueSourceEnvVar, queues, tableGrantOf, tables, type Access, type FunctionDefinition, type FunctionName, type TableName } from '../runtime-contract/resource-definitions';
+import {
+  deadLetterEnvVarOf,
+  functions,
+  queueSourceEnvVar,
+  queues,
+  tableGrantOf,
+  tables,
+  type Access,
+  type FunctionDefinition,
+  type FunctionName,
+  type TableName,
+} from '../runtime-contract/resource-definitions';
 import { queueOfSourceIn } from './queue-event-sources';
 import type { PlatformSettings } from './settings';
 import type { StatefulResources } from './stateful-stack';
@@ -22,9 +33,10 @@ export function createServiceFunctions(
   const functionNames = Object.keys(functions) as FunctionName[];
   assertUpstreamTimeoutFits(settings);
   checkEntries(stack, functionNames, settings, entryRoot);
-  return Object.fromEntries(
-    functionNames.map((name) => [name, createServiceFunction(stack, name, functions[name], stateful, settings, entryRoot)]),
-  ) as Record<FunctionName, ServiceFunction>;
+  return Object.fromEntries(functionNames.map((name) => [name, createServiceFunction(stack, name, functions[name], stateful, settings, entryRoot)])) as Record<
+    FunctionName,
+    ServiceFunction
+  >;
 }
 
 /** Bundling needs every entry file; skipped bundling is said (a warning when asked for explicitly). */

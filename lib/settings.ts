@@ -77,8 +77,7 @@ export interface ContextSource {
   tryGetContext(key: string): unknown;
 }
 
-const asString = (value: unknown): string | undefined =>
-  value === undefined || value === null || value === '' ? undefined : String(value);
+const asString = (value: unknown): string | undefined => (value === undefined || value === null || value === '' ? undefined : String(value));
 
 export const asBoolean = (value: unknown): boolean => {
   if (typeof value === 'boolean') return value;
@@ -191,9 +190,12 @@ export function readPeopleIssuers(value: unknown): PeopleIssuer[] {
   if (!Array.isArray(parsed)) throw new Error('Context value peopleIssuers must be a JSON array of { issuer, audience, userInfo? }');
   return parsed.map((entry: unknown, index) => {
     const candidate = (entry ?? {}) as Partial<Record<keyof PeopleIssuer, unknown>>;
-    if (typeof candidate.issuer !== 'string' || !/^https:\/\/[^\s]+$/.test(candidate.issuer)) throw new Error(`Context value peopleIssuers[${index}].issuer must be an https URL`);
-    if (typeof candidate.audience !== 'string' || candidate.audience === '') throw new Error(`Context value peopleIssuers[${index}].audience must be a non-empty string (the console's client id at that issuer)`);
-    if (candidate.userInfo !== undefined && typeof candidate.userInfo !== 'boolean') throw new Error(`Context value peopleIssuers[${index}].userInfo must be true or false`);
+    if (typeof candidate.issuer !== 'string' || !/^https:\/\/[^\s]+$/.test(candidate.issuer))
+      throw new Error(`Context value peopleIssuers[${index}].issuer must be an https URL`);
+    if (typeof candidate.audience !== 'string' || candidate.audience === '')
+      throw new Error(`Context value peopleIssuers[${index}].audience must be a non-empty string (the console's client id at that issuer)`);
+    if (candidate.userInfo !== undefined && typeof candidate.userInfo !== 'boolean')
+      throw new Error(`Context value peopleIssuers[${index}].userInfo must be true or false`);
     return { issuer: candidate.issuer, audience: candidate.audience, ...(candidate.userInfo === undefined ? {} : { userInfo: candidate.userInfo }) };
   });
 }

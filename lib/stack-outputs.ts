@@ -36,10 +36,12 @@ export const stackNamesOf = (prefix: string): { stateful: string; api: string } 
 export function environmentOfStackOutputs(outputs: Readonly<Record<string, string>>): Record<string, string> {
   const pairs: Array<[string, string | undefined]> = [
     ...(Object.keys(tables) as TableName[]).map((name): [string, string | undefined] => [tables[name].envVar, outputs[stackOutputNames.table(name)]]),
-    ...(Object.keys(queues) as QueueName[]).flatMap((name): Array<[string, string | undefined]> => [
-      [queues[name].envVar, outputs[stackOutputNames.queue(name)]],
-      [deadLetterEnvVarOf(name), outputs[stackOutputNames.deadLetterQueue(name)]],
-    ]),
+    ...(Object.keys(queues) as QueueName[]).flatMap(
+      (name): Array<[string, string | undefined]> => [
+        [queues[name].envVar, outputs[stackOutputNames.queue(name)]],
+        [deadLetterEnvVarOf(name), outputs[stackOutputNames.deadLetterQueue(name)]],
+      ],
+    ),
     ['TOKEN_KMS_KEY_ID', outputs[stackOutputNames.tokenKey]],
     ['BROADCAST_USAGE_PLAN_ID', outputs[stackOutputNames.broadcastUsagePlan]],
     // The admin CLI's invite-person and remove-person manage Cognito accounts (docs/OPERATIONS.md "People").

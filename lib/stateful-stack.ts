@@ -32,7 +32,6 @@ export interface StatefulStackProps extends StackProps {
   cognitoDomainPrefix?: string;
 }
 
-
 const stringKey = (name: string): dynamodb.Attribute => ({ name, type: dynamodb.AttributeType.STRING });
 
 export class StatefulStack extends Stack implements StatefulResources {
@@ -104,7 +103,9 @@ export class StatefulStack extends Stack implements StatefulResources {
     const deadLetterQueue = new sqs.Queue(this, `${id}DeadLetterQueue`, {
       retentionPeriod: Duration.days(definition.deadLetterRetentionDays),
       // Set only for a dead-letter queue a function consumes (6x its timeout); others keep SQS's default.
-      ...(definition.deadLetterVisibilityTimeoutSeconds === undefined ? {} : { visibilityTimeout: Duration.seconds(definition.deadLetterVisibilityTimeoutSeconds) }),
+      ...(definition.deadLetterVisibilityTimeoutSeconds === undefined
+        ? {}
+        : { visibilityTimeout: Duration.seconds(definition.deadLetterVisibilityTimeoutSeconds) }),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
@@ -114,8 +115,14 @@ export class StatefulStack extends Stack implements StatefulResources {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
-    new CfnOutput(this, stackOutputNames.queue(definition.name), { value: queue.queueUrl, description: `URL of the ${definition.name} queue (${definition.envVar})` });
-    new CfnOutput(this, stackOutputNames.deadLetterQueue(definition.name), { value: deadLetterQueue.queueUrl, description: `Dead-letter queue of ${definition.name}` });
+    new CfnOutput(this, stackOutputNames.queue(definition.name), {
+      value: queue.queueUrl,
+      description: `URL of the ${definition.name} queue (${definition.envVar})`,
+    });
+    new CfnOutput(this, stackOutputNames.deadLetterQueue(definition.name), {
+      value: deadLetterQueue.queueUrl,
+      description: `Dead-letter queue of ${definition.name}`,
+    });
     return { queue, deadLetterQueue };
   }
 }

@@ -67,7 +67,10 @@ export function createSurfaceApis(stack: Stack, props: SurfaceApisProps): Record
  * One HTTP API per `http-api` surface, `<Surface>HttpApi`: a logical id of its own, so a surface
  * moved from a REST API is a new resource (a REST API cannot become an HTTP API in place).
  */
-export function createHttpSurfaceApis(stack: Stack, props: Pick<SurfaceApisProps, 'serviceFunctions' | 'settings'>): Record<HttpApiSurfaceName, HttpSurfaceApi> {
+export function createHttpSurfaceApis(
+  stack: Stack,
+  props: Pick<SurfaceApisProps, 'serviceFunctions' | 'settings'>,
+): Record<HttpApiSurfaceName, HttpSurfaceApi> {
   // No WAF can stand in front of an HTTP API: the source ranges it hears are checked by the function
   // itself, before any signature work (shared/meta-app/webhook-source-guard.ts; none configured: every address).
   const ranges = props.settings.metaWebhookSourceRanges;
@@ -89,7 +92,12 @@ export function createHttpSurfaceApis(stack: Stack, props: Pick<SurfaceApisProps
 
 /** Every surface's front door by name (REST and HTTP APIs together), for outputs, alarms and the dashboard. */
 export const frontDoorsOf = (rest: Record<RestApiSurfaceName, SurfaceApi>, http: Record<HttpApiSurfaceName, HttpSurfaceApi>): Record<SurfaceName, FrontDoor> =>
-  Object.fromEntries((Object.keys(surfaces) as SurfaceName[]).map((name) => [name, (rest as Partial<Record<SurfaceName, FrontDoor>>)[name] ?? (http as Partial<Record<SurfaceName, FrontDoor>>)[name]!])) as Record<SurfaceName, FrontDoor>;
+  Object.fromEntries(
+    (Object.keys(surfaces) as SurfaceName[]).map((name) => [
+      name,
+      (rest as Partial<Record<SurfaceName, FrontDoor>>)[name] ?? (http as Partial<Record<SurfaceName, FrontDoor>>)[name]!,
+    ]),
+  ) as Record<SurfaceName, FrontDoor>;
 
 /**
  * The proxy integration of each group, shared by its methods. Functions are addressed through an
@@ -103,7 +111,12 @@ function functionTargets(stack: Stack, serviceFunctions: Record<FunctionName, Se
     let target = targets.get(group);
     if (!target) {
       const handler = serviceFunctions[group];
-      const functionArn = stack.formatArn({ service: 'lambda', resource: 'function', resourceName: handler.fixedFunctionName, arnFormat: ArnFormat.COLON_RESOURCE_NAME });
+      const functionArn = stack.formatArn({
+        service: 'lambda',
+        resource: 'function',
+        resourceName: handler.fixedFunctionName,
+        arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+      });
       const integration = new apigateway.AwsIntegration({ proxy: true, service: 'lambda', path: `2015-03-31/functions/${functionArn}/invocations` });
       target = { integration, handler };
       targets.set(group, target);

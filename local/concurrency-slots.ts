@@ -25,7 +25,8 @@ export class ConcurrencySlots {
 
   release(): void {
     const next = this.waiters.shift();
-    if (next) next(); // the slot passes straight to the waiter
+    if (next)
+      next(); // the slot passes straight to the waiter
     else this.inUse--;
   }
 

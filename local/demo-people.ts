@@ -33,7 +33,11 @@ export interface DemoIdentity {
  */
 export async function seedDemoPeople(services: Services, organizationId: string, accounts: AccountStore): Promise<void> {
   for (const person of demoPeople) {
-    const membership = await adminCommands['add-employee'].run(services.tenancy, { org: organizationId, email: person.email, role: person.role === 'admin' ? 'admin' : 'member' });
+    const membership = await adminCommands['add-employee'].run(services.tenancy, {
+      org: organizationId,
+      email: person.email,
+      role: person.role === 'admin' ? 'admin' : 'member',
+    });
     // Their own usage-plan key, as an invitation gives one: the gateway's authorizer meters a person's requests by it.
     const usagePlanKey = membership.usagePlanKey ?? (await issueUsagePlanKey(services.people, organizationId, personIdOf(organizationId, membership.email)));
     await services.tenancy.repository.putMembership({ ...membership, consoleRole: person.role, usagePlanKey });

@@ -46,7 +46,13 @@ const RICH_TEMPLATES: readonly SandboxTemplate[] = [
     components: [
       { type: 'HEADER', format: 'TEXT', text: 'Hello {{1}}', example: { header_text: ['Ada'] } },
       { type: 'BODY', text: 'Use the code below for 20% off this summer.' },
-      { type: 'BUTTONS', buttons: [{ type: 'COPY_CODE', example: 'SUMMER20' }, { type: 'QUICK_REPLY', text: 'Stop promotions' }] },
+      {
+        type: 'BUTTONS',
+        buttons: [
+          { type: 'COPY_CODE', example: 'SUMMER20' },
+          { type: 'QUICK_REPLY', text: 'Stop promotions' },
+        ],
+      },
     ],
   },
   {
@@ -60,7 +66,12 @@ const RICH_TEMPLATES: readonly SandboxTemplate[] = [
       {
         type: 'BODY',
         text: 'Hi {{first_name}}, welcome to {{store}}!',
-        example: { body_text_named_params: [{ param_name: 'first_name', example: 'Ada' }, { param_name: 'store', example: 'Demo Retail' }] },
+        example: {
+          body_text_named_params: [
+            { param_name: 'first_name', example: 'Ada' },
+            { param_name: 'store', example: 'Demo Retail' },
+          ],
+        },
       },
     ],
   },
@@ -102,7 +113,12 @@ const RICH_TEMPLATES: readonly SandboxTemplate[] = [
     status: 'APPROVED',
     components: [
       { type: 'BODY', text: 'Hi {{1}}, new arrivals are in: have a look before they go.', example: { body_text: [['Ada']] } },
-      { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'See what is new', url: `${CLICK_BASE_URL_PLACEHOLDER}/r/{{1}}`, example: [`${CLICK_BASE_URL_PLACEHOLDER}/r/AQAFcHViX3g`] }] },
+      {
+        type: 'BUTTONS',
+        buttons: [
+          { type: 'URL', text: 'See what is new', url: `${CLICK_BASE_URL_PLACEHOLDER}/r/{{1}}`, example: [`${CLICK_BASE_URL_PLACEHOLDER}/r/AQAFcHViX3g`] },
+        ],
+      },
     ],
   },
 ];

@@ -14,7 +14,17 @@ import { adminCommands } from '../shared/tenancy/admin-commands';
 import type { Plan } from '../shared/tenancy/tenancy-entities';
 import type { TenancyServices } from '../shared/tenancy/tenancy-services';
 import { withClickBaseUrl } from './demo-rich-templates';
-import { demoEmployees, demoPricing, demoRetailAccount, demoRetailSecondAccount, demoRetailSettings, demoSandboxAccounts, otherOrgAccount, otherOrgSettings, type DemoOrganizationSettings } from './demo-tenant';
+import {
+  demoEmployees,
+  demoPricing,
+  demoRetailAccount,
+  demoRetailSecondAccount,
+  demoRetailSettings,
+  demoSandboxAccounts,
+  otherOrgAccount,
+  otherOrgSettings,
+  type DemoOrganizationSettings,
+} from './demo-tenant';
 
 export type { SandboxBusinessAccount };
 export { demoSandboxAccounts };
@@ -76,7 +86,13 @@ export function countPlaceholders(components: ReadonlyArray<Record<string, unkno
   return highest;
 }
 
-async function findOrCreateOrganization(tenancy: TenancyServices, account: SandboxBusinessAccount, name: string, plan: Plan, apiAddOn: boolean): Promise<string> {
+async function findOrCreateOrganization(
+  tenancy: TenancyServices,
+  account: SandboxBusinessAccount,
+  name: string,
+  plan: Plan,
+  apiAddOn: boolean,
+): Promise<string> {
   const claim = await tenancy.repository.getIdentifierClaim('waba-id', account.wabaId);
   if (claim) {
     await adminCommands['set-plan'].run(tenancy, { org: claim.organizationId, plan, 'api-add-on': String(apiAddOn) });
@@ -123,10 +139,7 @@ async function seedOrganization(services: Services, account: SandboxBusinessAcco
   return { organizationId, apiKey: apiKey.secret, orgToken: orgToken.secret, accessToken: accessToken.secret, v1ApiKey: v1ApiKey.secret };
 }
 
-export async function seedDemoTenant(
-  services: Services,
-  sandbox: { registerBusinessAccount(account: SandboxBusinessAccount): void },
-): Promise<DemoTenant> {
+export async function seedDemoTenant(services: Services, sandbox: { registerBusinessAccount(account: SandboxBusinessAccount): void }): Promise<DemoTenant> {
   const [retail, other, retailSecond] = [demoRetailAccount(), otherOrgAccount(), demoRetailSecondAccount()];
   // The tracked-link template's URL is this runtime's redirect (CLICK_BASE_URL).
   retail.templates = withClickBaseUrl(retail.templates, services.config.clicks.baseUrl);

@@ -14,7 +14,11 @@ export interface EmulatorThread {
   stop(): Promise<void>;
 }
 
-type EmulatorMessage = { kind: 'started'; dynamoEndpoint: string; sqsEndpoint: string } | { kind: 'failed'; message: string } | { kind: 'stopped' } | { kind: 'cpu'; cpuMs: number | null };
+type EmulatorMessage =
+  | { kind: 'started'; dynamoEndpoint: string; sqsEndpoint: string }
+  | { kind: 'failed'; message: string }
+  | { kind: 'stopped' }
+  | { kind: 'cpu'; cpuMs: number | null };
 
 export async function startEmulatorThread(options: { dynamoDataDirectory?: string }): Promise<EmulatorThread> {
   const worker = new Worker(join(__dirname, 'emulator-worker.mjs'), {

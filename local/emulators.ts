@@ -54,7 +54,9 @@ export async function startDynalite(options: { port?: number; dataDirectory?: st
 }
 
 /** Counts a server's requests not yet answered; `drained` waits until there are none (or the time is up). */
-function countRequestsInFlight(server: { on(event: 'request', listener: (request: unknown, response: import('node:http').ServerResponse) => void): unknown }): { drained(timeoutMs: number): Promise<void> } {
+function countRequestsInFlight(server: { on(event: 'request', listener: (request: unknown, response: import('node:http').ServerResponse) => void): unknown }): {
+  drained(timeoutMs: number): Promise<void>;
+} {
   let count = 0;
   server.on('request', (_request, response) => {
     count += 1;
@@ -108,7 +110,11 @@ export async function ensureTables(client: DynamoDBClient, nameOf: (name: TableN
     const tableName = nameOf(table.name);
     names[table.name] = tableName;
     if (existing.has(tableName)) {
-      await requireIndexes(client, tableName, table.globalIndexes.map((index) => index.indexName));
+      await requireIndexes(
+        client,
+        tableName,
+        table.globalIndexes.map((index) => index.indexName),
+      );
       continue;
     }
     const keyAttributes = new Set([table.partitionKey, table.sortKey, ...table.globalIndexes.flatMap((index) => [index.partitionKey, index.sortKey])]);
@@ -164,11 +170,11 @@ export async function ensureQueues(client: SQSClient, nameOf: (name: QueueName) 
   const result = {} as Record<QueueName, LocalQueue>;
   for (const queue of Object.values(queues)) {
     // A dead-letter queue a function consumes gets its visibility timeout, as on AWS (6x the consumer's timeout).
-    const deadLetterAttributes = queue.deadLetterVisibilityTimeoutSeconds === undefined ? undefined : { VisibilityTimeout: String(queue.deadLetterVisibilityTimeoutSeconds) };
+    const deadLetterAttributes =
+      queue.deadLetterVisibilityTimeoutSeconds === undefined ? undefined : { VisibilityTimeout: String(queue.deadLetterVisibilityTimeoutSeconds) };
     const deadLetter = await client.send(new CreateQueueCommand({ QueueName: `${nameOf(queue.name)}-dlq`, Attributes: deadLetterAttributes }));
-    const deadLetterArn = (
-      await client.send(new GetQueueAttributesCommand({ QueueUrl: deadLetter.QueueUrl, AttributeNames: ['QueueArn'] }))
-    ).Attributes?.QueueArn;
+    const deadLetterArn = (await client.send(new GetQueueAttributesCommand({ QueueUrl: deadLetter.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes
+      ?.QueueArn;
     const created = await client.send(
       new CreateQueueCommand({
         QueueName: nameOf(queue.name),
@@ -178,8 +184,7 @@ export async function ensureQueues(client: SQSClient, nameOf: (name: QueueName) 
         },
       }),
     );
-    const arn = (await client.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes
-      ?.QueueArn;
+    const arn = (await client.send(new GetQueueAttributesCommand({ QueueUrl: created.QueueUrl, AttributeNames: ['QueueArn'] }))).Attributes?.QueueArn;
     result[queue.name] = { url: created.QueueUrl!, arn: arn!, deadLetterUrl: deadLetter.QueueUrl! };
   }
   return result;

@@ -90,7 +90,10 @@ export async function alignFauxqsWithFairQueues(): Promise<void> {
 /** The groups of the send being handled, by body, taken in order as fauxqs creates its messages. */
 let pendingGroups: Array<{ body: string; groupId: string }> | undefined;
 
-function keepGroupsOfStandardQueueMessages(storeClass: { createMessage: CreateMessage }, routerPrototype: { register(action: string, handler: ActionHandler): void }): void {
+function keepGroupsOfStandardQueueMessages(
+  storeClass: { createMessage: CreateMessage },
+  routerPrototype: { register(action: string, handler: ActionHandler): void },
+): void {
   const createMessage = storeClass.createMessage.bind(storeClass);
   // fauxqs passes no group for a standard queue; the one the sender gave is taken from the request.
   storeClass.createMessage = (body, attributes, delaySeconds, groupId, deduplicationId) =>
@@ -115,7 +118,9 @@ function keepGroupsOfStandardQueueMessages(storeClass: { createMessage: CreateMe
 
 function groupsOfSend(body: Record<string, unknown>): Array<{ body: string; groupId: string }> {
   const entries = Array.isArray(body.Entries) ? (body.Entries as Array<Record<string, unknown>>) : [body];
-  return entries.flatMap((entry) => (typeof entry.MessageBody === 'string' && typeof entry.MessageGroupId === 'string' ? [{ body: entry.MessageBody, groupId: entry.MessageGroupId }] : []));
+  return entries.flatMap((entry) =>
+    typeof entry.MessageBody === 'string' && typeof entry.MessageGroupId === 'string' ? [{ body: entry.MessageBody, groupId: entry.MessageGroupId }] : [],
+  );
 }
 
 function takePendingGroup(body: string): string | undefined {

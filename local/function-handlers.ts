@@ -52,7 +52,10 @@ export function threadedHandlers(
   onLogLine?: (functionName: FunctionName, line: string) => void,
 ): FunctionHandlers {
   const hosts = new Map<FunctionName, FunctionHost>();
-  const base = { ...Object.fromEntries(Object.entries(process.env).filter(([name, value]) => passedThrough(name) && value !== undefined)), ...environment } as Record<string, string>;
+  const base = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([name, value]) => passedThrough(name) && value !== undefined)),
+    ...environment,
+  } as Record<string, string>;
   const hostOf = (name: FunctionName): FunctionHost => {
     let host = hosts.get(name);
     if (!host) {
@@ -66,7 +69,8 @@ export function threadedHandlers(
         maxInstances,
         services,
         ...(onLogLine ? { onLogLine: (line: string) => onLogLine(name, line) } : {}),
-        context: (awsRequestId, deadline) => localLambdaContextFields({ functionName: name, region, memoryLimitInMB: String(memoryMb), deadline, awsRequestId }),
+        context: (awsRequestId, deadline) =>
+          localLambdaContextFields({ functionName: name, region, memoryLimitInMB: String(memoryMb), deadline, awsRequestId }),
       });
       hosts.set(name, host);
     }
@@ -90,7 +94,11 @@ export function inlineHandlers(environment: Readonly<Record<string, string | und
   const handlers = new Map<FunctionName, Promise<Handler>>();
   return {
     handlerOf: (name) => {
-      if (!handlers.has(name)) handlers.set(name, loadLambdaModule(name).then((module) => module.createHandler(environmentOf(name, environment), overrides) as Handler));
+      if (!handlers.has(name))
+        handlers.set(
+          name,
+          loadLambdaModule(name).then((module) => module.createHandler(environmentOf(name, environment), overrides) as Handler),
+        );
       return handlers.get(name)!;
     },
     hosts: new Map(),
@@ -145,7 +153,12 @@ function localScheduler(handler: () => Promise<Handler>, region: string, clock?:
   return new LocalJobFiringScheduler(
     async (event) => {
       const { memoryMb, timeoutSeconds } = functions[broadcastScheduler.functionName];
-      const context = localLambdaContext({ functionName: broadcastScheduler.functionName, region, memoryLimitInMB: String(memoryMb), deadline: Date.now() + timeoutSeconds * 1000 });
+      const context = localLambdaContext({
+        functionName: broadcastScheduler.functionName,
+        region,
+        memoryLimitInMB: String(memoryMb),
+        deadline: Date.now() + timeoutSeconds * 1000,
+      });
       return (await handler())(event, context);
     },
     (error) => {

@@ -220,7 +220,12 @@ export class FunctionHost {
       const result = await service![call.method]!.apply(service, call.args);
       worker.postMessage({ kind: 'reply', id: call.id, ok: true, result });
     } catch (error) {
-      worker.postMessage({ kind: 'reply', id: call.id, ok: false, error: { name: (error as Error)?.name ?? 'Error', message: String((error as Error)?.message ?? error) } });
+      worker.postMessage({
+        kind: 'reply',
+        id: call.id,
+        ok: false,
+        error: { name: (error as Error)?.name ?? 'Error', message: String((error as Error)?.message ?? error) },
+      });
     }
   }
 

@@ -89,7 +89,8 @@ parentPort.on('message', async (message) => {
   // Lambda sets the trace header of each invocation in the environment (Powertools Tracer reads it).
   // Not for the local runtime's sources: as inline, tracing stays off there (a trace id switches the
   // X-Ray SDK's context tracking on for every promise, several ms of CPU per message).
-  if (spec.kind === 'bundle') process.env._X_AMZN_TRACE_ID = `Root=1-${Math.floor(Date.now() / 1000).toString(16)}-${context.awsRequestId.replace(/-/g, '').slice(0, 24)};Parent=${context.awsRequestId.replace(/-/g, '').slice(0, 16)};Sampled=0`;
+  if (spec.kind === 'bundle')
+    process.env._X_AMZN_TRACE_ID = `Root=1-${Math.floor(Date.now() / 1000).toString(16)}-${context.awsRequestId.replace(/-/g, '').slice(0, 24)};Parent=${context.awsRequestId.replace(/-/g, '').slice(0, 16)};Sampled=0`;
   try {
     const fn = await load();
     const lambdaContext = {

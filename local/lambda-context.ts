@@ -23,7 +23,13 @@ export function localLambdaContext(options: { functionName: string; region: stri
 }
 
 /** The plain-data part of the context (what crosses into a function's worker thread; the worker adds the methods). */
-export function localLambdaContextFields(options: { functionName: string; region: string; memoryLimitInMB: string; deadline: number; awsRequestId: string }): ContextFields {
+export function localLambdaContextFields(options: {
+  functionName: string;
+  region: string;
+  memoryLimitInMB: string;
+  deadline: number;
+  awsRequestId: string;
+}): ContextFields {
   const now = new Date();
   return {
     functionName: options.functionName,

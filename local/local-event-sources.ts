@@ -10,7 +10,6 @@ import { deadLetterEnvVarOf, functions, queues, type FunctionName } from '../run
 import type { Handler } from './function-handlers';
 import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from './sqs-event-source';
 
-
 export interface LocalEventSources {
   /**
    * Resolves when every consumer's queue is empty and no batch is in flight (delayed retries are not
@@ -46,7 +45,8 @@ export async function startLocalEventSources(options: {
   };
   try {
     const wanted = eventSources.filter((source) => options.only === undefined || options.only.includes(source.functionName));
-    for (const source of wanted) started.push(startEventSource(source, options.sqs, options.region, options.environment, await options.handlerOf(source.functionName)));
+    for (const source of wanted)
+      started.push(startEventSource(source, options.sqs, options.region, options.environment, await options.handlerOf(source.functionName)));
   } catch (error) {
     await stop(); // a consumer that cannot load leaves no poller of the others behind
     throw error;

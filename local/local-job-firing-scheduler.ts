@@ -79,12 +79,15 @@ export class LocalJobFiringScheduler implements JobFiringScheduler {
 
   private arm(jobId: string, at: Date): void {
     const wait = Math.max(0, at.getTime() - this.now());
-    const timer = setTimeout(() => {
-      this.timers.delete(jobId);
-      if (wait > MAX_TIMER_MS) return this.arm(jobId, at);
-      // A failed firing is left to the sweep, as EventBridge's retries and then the sweep are on AWS.
-      if (!this.stopped) void this.track({ jobId });
-    }, Math.min(wait, MAX_TIMER_MS));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(jobId);
+        if (wait > MAX_TIMER_MS) return this.arm(jobId, at);
+        // A failed firing is left to the sweep, as EventBridge's retries and then the sweep are on AWS.
+        if (!this.stopped) void this.track({ jobId });
+      },
+      Math.min(wait, MAX_TIMER_MS),
+    );
     timer.unref();
     this.timers.set(jobId, timer);
   }

@@ -35,7 +35,8 @@ export function localLogSettings(env: Readonly<Record<string, string | undefined
 /** The level the functions themselves log at (POWERTOOLS_LOG_LEVEL): concise needs their INFO lifecycle lines. */
 export const powertoolsLevelOf = (level: LocalLogLevel): string => (level === 'concise' ? 'INFO' : level);
 
-const timeOf = (timestamp: unknown): string => (typeof timestamp === 'string' && timestamp.length >= 23 ? timestamp.slice(11, 23) : new Date().toISOString().slice(11, 23));
+const timeOf = (timestamp: unknown): string =>
+  typeof timestamp === 'string' && timestamp.length >= 23 ? timestamp.slice(11, 23) : new Date().toISOString().slice(11, 23);
 
 const factText = (value: unknown): string => (typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
 

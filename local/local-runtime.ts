@@ -112,7 +112,16 @@ export interface LocalRuntime {
   dynamodb: DynamoDBClient;
   /** The stand-in for EventBridge Scheduler: timers firing scheduled broadcasts, and the sweep. */
   scheduler: LocalJobFiringScheduler;
-  queueUrls: { outbound: string; outboundDeadLetter?: string; singleMessages: string; singleMessagesDeadLetter?: string; metaEvents: string; metaEventsDeadLetter?: string; customerEvents: string; customerEventsDeadLetter?: string };
+  queueUrls: {
+    outbound: string;
+    outboundDeadLetter?: string;
+    singleMessages: string;
+    singleMessagesDeadLetter?: string;
+    metaEvents: string;
+    metaEventsDeadLetter?: string;
+    customerEvents: string;
+    customerEventsDeadLetter?: string;
+  };
   isolation: Isolation;
   /** One function's handler as the runtime invokes it (in `threads` mode: a call into its worker thread). */
   functionHandler(name: FunctionName): Promise<(event: unknown, context?: Context) => Promise<unknown>>;
@@ -143,7 +152,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
   const isolation = options.isolation ?? 'inline';
   const { jobFiringScheduler: _scheduler, ...inProcessOverrides } = options.overrides ?? {};
   if (isolation === 'threads' && Object.keys(inProcessOverrides).length > 0) {
-    throw new Error(`overrides (${Object.keys(inProcessOverrides).join(', ')}) are objects of this thread and cannot reach a function's worker thread: use isolation 'inline'`);
+    throw new Error(
+      `overrides (${Object.keys(inProcessOverrides).join(', ')}) are objects of this thread and cannot reach a function's worker thread: use isolation 'inline'`,
+    );
   }
   mkdirSync(dataDirectory, { recursive: true });
   const stops: Stops = [];
@@ -161,7 +172,11 @@ async function runStops(stops: Stops): Promise<void> {
   stops.length = 0;
 }
 
-async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: string; isolation: Isolation; persist: boolean }, stops: Stops): Promise<LocalRuntime> {
+async function boot(
+  options: LocalRuntimeOptions,
+  settings: { dataDirectory: string; isolation: Isolation; persist: boolean },
+  stops: Stops,
+): Promise<LocalRuntime> {
   const { dataDirectory, isolation, persist } = settings;
   // Built while the emulators start; the gateway waits for it (the console's files, docs/CONSOLE.md).
   const browserAssets = buildBrowserAssets();
@@ -177,7 +192,11 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
   const environment = runtimeEnvironment({ ...backends.environment, ...identity.environment, CLICK_BASE_URL: localClickBaseUrl(gatewayPort) }, options);
   installEnvironment(environment, stops);
   const services = getServices();
-  const { scheduler, handlers, stop: stopFunctions } = startLocalFunctions({
+  const {
+    scheduler,
+    handlers,
+    stop: stopFunctions,
+  } = startLocalFunctions({
     isolation,
     environment,
     region: backends.region,
@@ -189,7 +208,13 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
   stops.push(stopFunctions);
   const demo = await bootDemoTenant({ services, sandbox: backends.sandbox, dataDirectory, persist, seed: options.seedDemo ?? true, identity });
   await browserAssets;
-  const gateway = await startGateway({ ...options, port: gatewayPort }, handlers, services, stops, backends.sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '');
+  const gateway = await startGateway(
+    { ...options, port: gatewayPort },
+    handlers,
+    services,
+    stops,
+    backends.sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '',
+  );
   await identity.serveConsole(gateway.url);
   const webhookUrl = `${gateway.url}${metaWebhookPath}`;
   const { sandbox } = backends;
@@ -204,7 +229,11 @@ async function boot(options: LocalRuntimeOptions, settings: { dataDirectory: str
     stops.push(() => workers!.stop()); // polling stops before the emulators go away
     // Cold starts of the queue consumers in the background (about a second each through tsx):
     // boot does not wait, and the first chunk does not pay them. A failing init fails its first invocation.
-    for (const name of [...eventSources.map((source) => source.functionName), broadcastScheduler.functionName]) void handlers.hostOf?.(name).init().catch(() => undefined);
+    for (const name of [...eventSources.map((source) => source.functionName), broadcastScheduler.functionName])
+      void handlers
+        .hostOf?.(name)
+        .init()
+        .catch(() => undefined);
     scheduler.startSweep(options.scheduleSweepIntervalMs ?? 1_000);
   }
   const sandboxUrl = sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '';
@@ -268,7 +297,13 @@ function installEnvironment(environment: Record<string, string>, stops: Stops): 
 const indexLinksOf = (sandboxUrl: string): Record<string, string> =>
   sandboxUrl === '' ? {} : { sandbox: sandboxUrl, sandboxMessages: `${sandboxUrl}/_sandbox/messages?limit=20` };
 
-async function startGateway(options: LocalRuntimeOptions, handlers: FunctionHandlers, services: Services, stops: Stops, sandboxUrl: string): Promise<LocalGateway> {
+async function startGateway(
+  options: LocalRuntimeOptions,
+  handlers: FunctionHandlers,
+  services: Services,
+  stops: Stops,
+  sandboxUrl: string,
+): Promise<LocalGateway> {
   const gatewayPort = options.port ?? Number(process.env.PORT ?? 3000);
   const gateway = await listeningOn(gatewayPort, 'PORT', 'the local gateway', () =>
     startLocalGateway({

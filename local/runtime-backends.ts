@@ -62,7 +62,9 @@ export async function startBackends(options: BackendOptions, stops: Stops): Prom
       LOCAL_TOKEN_KEY: localTokenKey(options.dataDirectory, options.persist),
     });
     const sandboxPort = options.sandboxPort ?? 0;
-    const started = await listeningOn(sandboxPort, 'SANDBOX_PORT', 'the Cloud API sandbox', () => startCloudApiSandbox({ port: sandboxPort, ...options.sandbox }));
+    const started = await listeningOn(sandboxPort, 'SANDBOX_PORT', 'the Cloud API sandbox', () =>
+      startCloudApiSandbox({ port: sandboxPort, ...options.sandbox }),
+    );
     sandbox = started;
     stops.push(() => started.close());
     environment.GRAPH_API_BASE_URL = started.url;
@@ -81,7 +83,10 @@ export async function startBackends(options: BackendOptions, stops: Stops): Prom
 }
 
 /** dynalite and fauxqs, in this thread or (threads isolation) in a thread of their own. */
-async function startEmulators(options: BackendOptions, stops: Stops): Promise<{ dynamoEndpoint: string; sqsEndpoint: string; emulatorThread?: EmulatorThread }> {
+async function startEmulators(
+  options: BackendOptions,
+  stops: Stops,
+): Promise<{ dynamoEndpoint: string; sqsEndpoint: string; emulatorThread?: EmulatorThread }> {
   const dynamoDataDirectory = options.persist ? join(options.dataDirectory, 'dynamodb') : undefined;
   if (options.isolation === 'threads') {
     const emulatorThread = await startEmulatorThread({ dynamoDataDirectory });

@@ -219,7 +219,12 @@ class SqsPoller {
   private invokeWithTimeout(event: SQSEvent): Promise<Outcome> {
     const { functionTimeoutSeconds, handler, memoryMb } = this.options;
     const timeoutMs = functionTimeoutSeconds * 1000;
-    const context = localLambdaContext({ functionName: this.functionName, region: this.awsRegion, memoryLimitInMB: String(memoryMb ?? 128), deadline: Date.now() + timeoutMs });
+    const context = localLambdaContext({
+      functionName: this.functionName,
+      region: this.awsRegion,
+      memoryLimitInMB: String(memoryMb ?? 128),
+      deadline: Date.now() + timeoutMs,
+    });
     return new Promise<Outcome>((resolve) => {
       let settled = false;
       const settle = (outcome: Outcome): void => {

@@ -70,7 +70,12 @@ export class IdleWatch {
     this.probing = true;
     const startedAt = ++this.sequence;
     this.source.sqs
-      .send(new GetQueueAttributesCommand({ QueueUrl: this.source.queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }))
+      .send(
+        new GetQueueAttributesCommand({
+          QueueUrl: this.source.queueUrl,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+        }),
+      )
       .then(
         (result) => {
           const visible = Number(result.Attributes?.ApproximateNumberOfMessages ?? NaN);

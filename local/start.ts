@@ -48,7 +48,9 @@ async function main(): Promise<void> {
   });
   const readyMs = Math.round(performance.now() - startedAt);
   process.stdout.write(bannerFor(runtime, readyMs));
-  process.stdout.write(pretty ? `logs: one line per request and job event, warnings and errors (LOG_LEVEL=INFO for every line, LOG_FORMAT=json for the raw lines)\n\n` : '\n');
+  process.stdout.write(
+    pretty ? `logs: one line per request and job event, warnings and errors (LOG_LEVEL=INFO for every line, LOG_FORMAT=json for the raw lines)\n\n` : '\n',
+  );
   for (const line of duringBoot.splice(0)) process.stdout.write(`${line}\n`);
   ready = true;
 

@@ -70,13 +70,21 @@ export function deriveCapacity(inputs: CapacityInputs): ConsumerCapacity[] {
     ceiling: withHeadroom(load, floor),
   });
   const capacities = [
-    entry('chunkWorker', `${broadcasts.drainingAccounts} draining accounts x ${broadcasts.invocationsPerAccount} invocations each`, broadcasts.drainingAccounts * broadcasts.invocationsPerAccount),
+    entry(
+      'chunkWorker',
+      `${broadcasts.drainingAccounts} draining accounts x ${broadcasts.invocationsPerAccount} invocations each`,
+      broadcasts.drainingAccounts * broadcasts.invocationsPerAccount,
+    ),
     entry(
       'singleSender',
       `${singleMessages.perSecond}/s in batches of ~${singleMessages.averageBatchFill} x ${singleMessages.invocationSeconds} s`,
       (singleMessages.perSecond / singleMessages.averageBatchFill) * singleMessages.invocationSeconds,
     ),
-    entry('deliveryEvents', `${deliveryEvents.statusesPerSecond}/s statuses x ${deliveryEvents.secondsPerStatus * 1000} ms`, deliveryEvents.statusesPerSecond * deliveryEvents.secondsPerStatus),
+    entry(
+      'deliveryEvents',
+      `${deliveryEvents.statusesPerSecond}/s statuses x ${deliveryEvents.secondsPerStatus * 1000} ms`,
+      deliveryEvents.statusesPerSecond * deliveryEvents.secondsPerStatus,
+    ),
     entry(
       'customerEventsDispatcher',
       `${customerEvents.deliveriesPerSecond}/s deliveries in batches of 10 x ${customerEvents.batchSeconds} s (floor ${customerEvents.fairnessFloor})`,

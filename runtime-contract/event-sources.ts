@@ -14,7 +14,8 @@ export interface EventSource extends EventSourceSettings {
 }
 
 /** How a source is named in messages and test titles: `outboundMessages` or `outboundMessages (dead letters)`. */
-export const eventSourceQueueLabel = (source: Pick<EventSource, 'queue' | 'deadLetters'>): string => (source.deadLetters ? `${source.queue} (dead letters)` : source.queue);
+export const eventSourceQueueLabel = (source: Pick<EventSource, 'queue' | 'deadLetters'>): string =>
+  source.deadLetters ? `${source.queue} (dead letters)` : source.queue;
 
 /**
  * Every queue → function event source, in the order of the function definitions.

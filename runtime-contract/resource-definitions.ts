@@ -330,7 +330,15 @@ export type Access = 'read' | 'readWrite' | 'write';
  */
 export const tableActions: Record<Access, readonly string[]> = {
   read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
-  readWrite: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
+  readWrite: [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+  ],
   write: ['dynamodb:PutItem'],
 };
 
@@ -346,20 +354,37 @@ export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'Up
 export const tableAdapterActions: Record<TableName, { adapters: readonly string[]; actions: readonly TableAction[] }> = {
   tenancy: {
     adapters: [
-      'dynamodb-organization-store', 'dynamodb-account-directory', 'dynamodb-credential-store', 'dynamodb-membership-store', 'dynamodb-billing-store',
-      'dynamodb-meta-app-settings', 'dynamodb-webhook-endpoint-registry', 'dynamodb-rate-card-store',
+      'dynamodb-organization-store',
+      'dynamodb-account-directory',
+      'dynamodb-credential-store',
+      'dynamodb-membership-store',
+      'dynamodb-billing-store',
+      'dynamodb-meta-app-settings',
+      'dynamodb-webhook-endpoint-registry',
+      'dynamodb-rate-card-store',
       'dynamodb-contact-policy-store',
     ],
     actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem'],
   },
   messaging: {
     adapters: [
-      'dynamodb-job-store', 'dynamodb-job-control-store', 'dynamodb-recipient-ledger', 'dynamodb-chunk-progress-store',
-      'dynamodb-broadcast-name-registry', 'dynamodb-send-pacer', 'dynamodb-wrapper-id-records',
-      'dynamodb-upstream-delivery-store', 'dynamodb-template-states', 'dynamodb-portfolio-reach', 'dynamodb-scheduled-job-store',
-      'dynamodb-customer-event-log', 'dynamodb-ledger-delivery-store',
-      'dynamodb-campaign-store', 'dynamodb-person-claims',
-      'dynamodb-outcome-store', 'dynamodb-touch-store',
+      'dynamodb-job-store',
+      'dynamodb-job-control-store',
+      'dynamodb-recipient-ledger',
+      'dynamodb-chunk-progress-store',
+      'dynamodb-broadcast-name-registry',
+      'dynamodb-send-pacer',
+      'dynamodb-wrapper-id-records',
+      'dynamodb-upstream-delivery-store',
+      'dynamodb-template-states',
+      'dynamodb-portfolio-reach',
+      'dynamodb-scheduled-job-store',
+      'dynamodb-customer-event-log',
+      'dynamodb-ledger-delivery-store',
+      'dynamodb-campaign-store',
+      'dynamodb-person-claims',
+      'dynamodb-outcome-store',
+      'dynamodb-touch-store',
       'dynamodb-frequency-cap-store',
     ],
     actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
@@ -369,14 +394,32 @@ export const tableAdapterActions: Record<TableName, { adapters: readonly string[
   rateLimits: { adapters: ['dynamodb-rate-limiter', 'dynamodb-webhook-endpoint-health', 'dynamodb-redelivery-quota'], actions: ['GetItem', 'UpdateItem'] },
   // The audit log: a conditional put per entry, a Query per page read.
   audit: { adapters: ['dynamodb-audit-log'], actions: ['Query', 'PutItem'] },
-  inbox: { adapters: ['dynamodb-inbox-repository', 'dynamodb-opt-out-list', 'dynamodb-opt-out-lookup', 'dynamodb-contact-book', 'inbox-table', 'dynamodb-audience-store', 'audience-member-items', 'audience-write-lease', 'dynamodb-opt-out-keys'], actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'] },
+  inbox: {
+    adapters: [
+      'dynamodb-inbox-repository',
+      'dynamodb-opt-out-list',
+      'dynamodb-opt-out-lookup',
+      'dynamodb-contact-book',
+      'inbox-table',
+      'dynamodb-audience-store',
+      'audience-member-items',
+      'audience-write-lease',
+      'dynamodb-opt-out-keys',
+    ],
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+  },
 };
 
 /**
  * Actions on a table that only one adapter issues, granted only to the functions whose composition
  * builds that adapter (`functions/composition/messaging.section.ts` and the compositions calling it).
  */
-export const adapterOnlyTableActions: ReadonlyArray<{ table: TableName; actions: readonly TableAction[]; adapter: string; composedBy: readonly FunctionName[] }> = [
+export const adapterOnlyTableActions: ReadonlyArray<{
+  table: TableName;
+  actions: readonly TableAction[];
+  adapter: string;
+  composedBy: readonly FunctionName[];
+}> = [
   // BatchGet on messaging: the wrapper's message-id ownership records, and the tally items a webhook batch's status events concern.
   { table: 'messaging', actions: ['BatchGetItem'], adapter: 'dynamodb-wrapper-id-records', composedBy: ['upstream-wrapper'] },
   { table: 'messaging', actions: ['BatchGetItem'], adapter: 'dynamodb-ledger-delivery-store', composedBy: ['delivery-events'] },
@@ -858,7 +901,9 @@ export function tableGrantOf(name: FunctionName, table: TableName): string[] {
   const access = functions[name].tables[table];
   if (!access) return [];
   const adapterOnly = (composed: boolean) =>
-    adapterOnlyTableActions.filter((entry) => entry.table === table && entry.composedBy.includes(name) === composed).flatMap((entry) => entry.actions.map((action) => `dynamodb:${action}`));
+    adapterOnlyTableActions
+      .filter((entry) => entry.table === table && entry.composedBy.includes(name) === composed)
+      .flatMap((entry) => entry.actions.map((action) => `dynamodb:${action}`));
   // An action two adapters issue stays granted to a function composing either.
   const own = new Set(adapterOnly(true));
   const excluded = new Set(adapterOnly(false).filter((action) => !own.has(action)));

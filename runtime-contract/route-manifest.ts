@@ -201,7 +201,11 @@ const webhooksGatewayError = (statusCode: number, code: string, message: string,
 const upstreamGatewayError = (statusCode: number, message: string, headers?: Record<string, string>): GatewayResponse => ({
   statusCode,
   headers,
-  body: JSON.stringify({ status: false, message, error: { message, type: 'GatewayError', code: statusCode, error_subcode: 0, fbtrace_id: '$context.requestId' } }),
+  body: JSON.stringify({
+    status: false,
+    message,
+    error: { message, type: 'GatewayError', code: statusCode, error_subcode: 0, fbtrace_id: '$context.requestId' },
+  }),
 });
 
 /**
@@ -446,143 +450,186 @@ const withPersonAccess = (route: RouteDefinition): RouteDefinition => {
 };
 
 /** Every route but the /upstream ones (those: `upstream-manifest-routes.ts`; all: `all-routes.ts`). */
-export const serviceRoutes: readonly RouteDefinition[] = ([
-  { ...broadcast('GET', '/health', 'health', 'health', 'none', 'none'), guard: 'health' },
-  broadcast('GET', '/phone-numbers', 'broadcast-discovery', 'listPhoneNumbers', 'broadcast-api-key', 'phone-numbers'),
-  broadcast('GET', '/templates', 'broadcast-discovery', 'listTemplates', 'broadcast-api-key', 'templates'),
-  { ...broadcast('POST', '/send-template-broadcast', 'broadcast-send', 'sendTemplateBroadcast', 'broadcast-api-key', 'template-broadcast'), dryRunRateLimit: 'broadcast-dry-run' },
-  broadcast('GET', '/status/{jobId}', 'broadcast-status', 'getJobStatus', 'broadcast-api-key', 'status'),
-  // Shares the status class, so status polls and recipient reads of a key count in one bucket.
-  broadcast('GET', '/broadcasts/{jobId}/recipients', 'broadcast-status', 'listRecipients', 'broadcast-api-key', 'status'),
-  broadcast('GET', '/broadcasts', 'broadcast-status', 'listBroadcasts', 'broadcast-api-key', 'status'),
-  // A campaign's recipients are its job's (docs/CAMPAIGNS.md "Recipients and follow-ups"): the same group and class.
-  broadcast('GET', '/campaigns/{campaignId}/recipients', 'broadcast-status', 'listCampaignRecipients', 'broadcast-api-key', 'status'),
-  broadcast('POST', '/send-freeform', 'broadcast-send', 'sendFreeform', 'broadcast-api-key', 'freeform'),
-  // In broadcast-send for its messaging write; the status class, as a status read of the same job.
-  { ...broadcast('POST', '/broadcasts/{jobId}/cancel', 'broadcast-send', 'cancelJob', 'broadcast-api-key', 'status'), body: 'none' },
-  { ...broadcast('POST', '/broadcasts/{jobId}/resume', 'broadcast-send', 'resumeJob', 'broadcast-api-key', 'status'), body: 'none' },
-  // A person's pause (docs/BROADCAST.md "Pausing a job"): beside cancel and resume, the same class.
-  { ...broadcast('POST', '/broadcasts/{jobId}/pause', 'broadcast-send', 'pauseJob', 'broadcast-api-key', 'status'), body: 'none' },
-  // A campaign's controls are its job's (docs/CAMPAIGNS.md "Pause, resume and cancel"): the same group and class.
-  { ...broadcast('POST', '/campaigns/{campaignId}/pause', 'broadcast-send', 'pauseCampaign', 'broadcast-api-key', 'status'), body: 'none' },
-  { ...broadcast('POST', '/campaigns/{campaignId}/resume', 'broadcast-send', 'resumeCampaign', 'broadcast-api-key', 'status'), body: 'none' },
-  { ...broadcast('POST', '/campaigns/{campaignId}/cancel', 'broadcast-send', 'cancelCampaign', 'broadcast-api-key', 'status'), body: 'none' },
-  // The job follow-up's class (docs/CAMPAIGNS.md "Recipients and follow-ups").
-  { ...broadcast('POST', '/campaigns/{campaignId}/follow-up', 'broadcast-send', 'campaignFollowUp', 'broadcast-api-key', 'template-broadcast'), dryRunRateLimit: 'broadcast-dry-run' },
-  // An accept like send-template-broadcast's: its class, counted per key and the body's sender (docs/BROADCAST.md "Follow-ups").
-  { ...broadcast('POST', '/broadcasts/{jobId}/follow-up', 'broadcast-send', 'followUp', 'broadcast-api-key', 'template-broadcast'), dryRunRateLimit: 'broadcast-dry-run' },
-  { ...broadcast('POST', '/generate-key', 'broadcast-keys', 'generateKey', 'none', 'key-generation'), guard: 'key-generation' },
-  broadcast('POST', '/webhooks', 'broadcast-webhooks', 'registerWebhook', 'broadcast-api-key', 'webhooks'),
-  broadcast('GET', '/webhooks', 'broadcast-webhooks', 'listWebhooks', 'broadcast-api-key', 'webhooks'),
-  { ...broadcast('DELETE', '/webhooks/{webhookId}', 'broadcast-webhooks', 'deleteWebhook', 'broadcast-api-key', 'webhooks'), body: 'none' },
-  { ...broadcast('POST', '/webhooks/{webhookId}/test', 'broadcast-webhooks', 'testWebhook', 'broadcast-api-key', 'webhooks'), body: 'none' },
-  broadcast('POST', '/webhooks/{webhookId}/redeliver', 'broadcast-webhooks', 'redeliverWebhook', 'broadcast-api-key', 'webhooks'),
-  broadcast('POST', '/audiences', 'broadcast-audiences', 'createAudience', 'broadcast-api-key', 'audiences'),
-  broadcast('GET', '/audiences', 'broadcast-audiences', 'listAudiences', 'broadcast-api-key', 'audiences'),
-  broadcast('GET', '/audiences/{audienceId}', 'broadcast-audiences', 'getAudience', 'broadcast-api-key', 'audiences'),
-  { ...broadcast('DELETE', '/audiences/{audienceId}', 'broadcast-audiences', 'deleteAudience', 'broadcast-api-key', 'audiences'), body: 'none' },
-  broadcast('POST', '/audiences/{audienceId}/members', 'broadcast-audiences', 'upsertMembers', 'broadcast-api-key', 'audiences'),
-  // A DELETE naming the members to remove in its JSON body.
-  { ...broadcast('DELETE', '/audiences/{audienceId}/members', 'broadcast-audiences', 'removeMembers', 'broadcast-api-key', 'audiences'), body: 'json' },
-  broadcast('GET', '/audiences/{audienceId}/members', 'broadcast-audiences', 'listMembers', 'broadcast-api-key', 'audiences'),
-  earlierSend('/send-single', 'sendSingle'),
-  earlierSend('/send-bulk', 'sendBulk'),
-  // Listed by the health inventory of the earlier description; an alias of send-bulk (docs/FREEFORM-AND-EARLIER.md).
-  earlierSend('/send-bulk-standard', 'sendBulk'),
-  // Campaigns (docs/CAMPAIGNS.md): creating one is an accept like a broadcast's (per key and the body's sender); reads share the status class.
-  broadcast('POST', '/campaigns', 'broadcast-campaigns', 'createCampaign', 'broadcast-api-key', 'template-broadcast'),
-  broadcast('GET', '/campaigns', 'broadcast-campaigns', 'listCampaigns', 'broadcast-api-key', 'status'),
-  broadcast('GET', '/campaigns/{campaignId}', 'broadcast-campaigns', 'getCampaign', 'broadcast-api-key', 'status'),
-  // A launch is an accept like a broadcast's: its class (the campaign's sender is not in a body, so the key's shared bucket).
-  { ...broadcast('POST', '/campaigns/{campaignId}/launch', 'broadcast-campaigns', 'launchCampaign', 'broadcast-api-key', 'template-broadcast'), body: 'none', dryRunRateLimit: 'broadcast-dry-run' },
-  // Who is calling and the organization's people (docs/PEOPLE.md "People"): a person's sign-in or the organization's key.
-  broadcast('GET', '/me', 'broadcast-people', 'getMe', 'broadcast-api-key', 'people'),
-  broadcast('GET', '/people', 'broadcast-people', 'listPeople', 'broadcast-api-key', 'people'),
-  broadcast('POST', '/people', 'broadcast-people', 'invitePerson', 'broadcast-api-key', 'people'),
-  broadcast('PATCH', '/people/{personId}', 'broadcast-people', 'setPersonRole', 'broadcast-api-key', 'people'),
-  { ...broadcast('DELETE', '/people/{personId}', 'broadcast-people', 'removePerson', 'broadcast-api-key', 'people'), body: 'none' },
-  // The audit log (docs/PEOPLE.md "Audit log"): newest first, filtered by actor and action.
-  broadcast('GET', '/audit-log', 'broadcast-audit', 'listAuditLog', 'broadcast-api-key', 'audit'),
-  // The organization's own API keys (docs/PEOPLE.md "API keys"): an admin's sign-in or the organization's key.
-  broadcast('GET', '/api-keys', 'broadcast-keys', 'listApiKeys', 'broadcast-api-key', 'api-keys'),
-  broadcast('POST', '/api-keys', 'broadcast-keys', 'createApiKey', 'broadcast-api-key', 'api-keys'),
-  { ...broadcast('DELETE', '/api-keys/{credentialId}', 'broadcast-keys', 'revokeApiKey', 'broadcast-api-key', 'api-keys'), body: 'none' },
-  // The organization's contact policy, its frequency cap (docs/CAMPAIGNS.md "Frequency caps"): read by anyone of it, changed by an admin or the organization's key.
-  broadcast('GET', '/contact-policy', 'broadcast-keys', 'getContactPolicy', 'broadcast-api-key', 'contact-policy'),
-  broadcast('PUT', '/contact-policy', 'broadcast-keys', 'setContactPolicy', 'broadcast-api-key', 'contact-policy'),
-  { ...broadcast('DELETE', '/contact-policy', 'broadcast-keys', 'removeContactPolicy', 'broadcast-api-key', 'contact-policy'), body: 'none' },
-  {
-    surface: 'organization',
-    method: 'POST',
-    path: '/organizations/public/remove-employee-bulk',
-    group: 'organization-admin',
-    operation: 'removeEmployeeBulk',
-    auth: 'organization-token',
-    rateLimit: 'organization-admin',
-    badRequestMessage: 'No email IDs provided',
-    serverErrorMessage: 'Something went wrong while removing employees',
-  },
-  v1('GET', '/contacts', 'listContacts'),
-  v1('POST', '/contacts', 'createContact'),
-  v1('GET', '/contacts/{contactId}', 'getContact'),
-  v1('GET', '/conversations', 'listConversations'),
-  v1('POST', '/conversations', 'createConversation'),
-  v1('GET', '/conversations/{conversationId}', 'getConversation'),
-  v1('PATCH', '/conversations/{conversationId}', 'updateConversation'),
-  // The suppression list (docs/ORGANIZATIONS-AND-V1.md "Opt-outs").
-  v1('GET', '/opt-outs', 'listOptOuts'),
-  v1('POST', '/opt-outs', 'createOptOut'),
-  { ...v1('DELETE', '/opt-outs/{phoneNumber}', 'deleteOptOut'), body: 'none' },
-  // Meta's webhooks: /hooks/meta/whatsapp (docs/DELIVERY-STATUS.md "Webhook endpoint").
-  {
-    surface: 'webhooks',
-    method: 'GET',
-    path: '/meta/whatsapp',
-    group: 'meta-webhook',
-    operation: 'verifyMetaSubscription',
-    auth: 'meta-signature',
-    rateLimit: 'none',
-    guard: 'meta-verification',
-  },
-  {
-    surface: 'webhooks',
-    method: 'POST',
-    path: '/meta/whatsapp',
-    group: 'meta-webhook',
-    operation: 'receiveMetaEvents',
-    auth: 'meta-signature',
-    rateLimit: 'none',
-    body: 'raw',
-    guard: 'meta-webhook',
-  },
-  // The API reference (docs/API-REFERENCE.md): /docs (the page), /docs/openapi.json, /docs/assets/<renderer file>.
-  { surface: 'docs', method: 'GET', path: '/', group: 'docs', operation: 'docsPage', auth: 'none', rateLimit: 'none', guard: 'docs' },
-  { surface: 'docs', method: 'GET', path: '/openapi.json', group: 'docs', operation: 'openApiDocument', auth: 'none', rateLimit: 'none', guard: 'docs' },
-  { surface: 'docs', method: 'GET', path: '/assets/{file}', group: 'docs', operation: 'docsAsset', auth: 'none', rateLimit: 'none', guard: 'docs' },
-  // The campaign console (docs/CONSOLE.md): /prod/api/v2/console (the page) and its bundled files. On the
-  // broadcast surface so the page calls the API on its own origin; no key: the page holds none, the browser signs in.
-  { surface: 'broadcast', method: 'GET', path: '/console', group: 'console', operation: 'consolePage', auth: 'none', rateLimit: 'none', guard: 'console' },
-  { surface: 'broadcast', method: 'GET', path: '/console/assets/{file}', group: 'console', operation: 'consoleAsset', auth: 'none', rateLimit: 'none', guard: 'console' },
-  // Tracked links (docs/OUTCOMES.md "Tracked links"): the redirect; HEAD answers the same and counts nothing.
-  { surface: 'clicks', method: 'GET', path: '/r/{token}', group: 'click-redirect', operation: 'followLink', auth: 'none', rateLimit: 'none', guard: 'click-redirect' },
-  { surface: 'clicks', method: 'HEAD', path: '/r/{token}', group: 'click-redirect', operation: 'followLink', auth: 'none', rateLimit: 'none', guard: 'click-redirect' },
-] satisfies RouteDefinition[]).map(withPersonAccess);
+export const serviceRoutes: readonly RouteDefinition[] = (
+  [
+    { ...broadcast('GET', '/health', 'health', 'health', 'none', 'none'), guard: 'health' },
+    broadcast('GET', '/phone-numbers', 'broadcast-discovery', 'listPhoneNumbers', 'broadcast-api-key', 'phone-numbers'),
+    broadcast('GET', '/templates', 'broadcast-discovery', 'listTemplates', 'broadcast-api-key', 'templates'),
+    {
+      ...broadcast('POST', '/send-template-broadcast', 'broadcast-send', 'sendTemplateBroadcast', 'broadcast-api-key', 'template-broadcast'),
+      dryRunRateLimit: 'broadcast-dry-run',
+    },
+    broadcast('GET', '/status/{jobId}', 'broadcast-status', 'getJobStatus', 'broadcast-api-key', 'status'),
+    // Shares the status class, so status polls and recipient reads of a key count in one bucket.
+    broadcast('GET', '/broadcasts/{jobId}/recipients', 'broadcast-status', 'listRecipients', 'broadcast-api-key', 'status'),
+    broadcast('GET', '/broadcasts', 'broadcast-status', 'listBroadcasts', 'broadcast-api-key', 'status'),
+    // A campaign's recipients are its job's (docs/CAMPAIGNS.md "Recipients and follow-ups"): the same group and class.
+    broadcast('GET', '/campaigns/{campaignId}/recipients', 'broadcast-status', 'listCampaignRecipients', 'broadcast-api-key', 'status'),
+    broadcast('POST', '/send-freeform', 'broadcast-send', 'sendFreeform', 'broadcast-api-key', 'freeform'),
+    // In broadcast-send for its messaging write; the status class, as a status read of the same job.
+    { ...broadcast('POST', '/broadcasts/{jobId}/cancel', 'broadcast-send', 'cancelJob', 'broadcast-api-key', 'status'), body: 'none' },
+    { ...broadcast('POST', '/broadcasts/{jobId}/resume', 'broadcast-send', 'resumeJob', 'broadcast-api-key', 'status'), body: 'none' },
+    // A person's pause (docs/BROADCAST.md "Pausing a job"): beside cancel and resume, the same class.
+    { ...broadcast('POST', '/broadcasts/{jobId}/pause', 'broadcast-send', 'pauseJob', 'broadcast-api-key', 'status'), body: 'none' },
+    // A campaign's controls are its job's (docs/CAMPAIGNS.md "Pause, resume and cancel"): the same group and class.
+    { ...broadcast('POST', '/campaigns/{campaignId}/pause', 'broadcast-send', 'pauseCampaign', 'broadcast-api-key', 'status'), body: 'none' },
+    { ...broadcast('POST', '/campaigns/{campaignId}/resume', 'broadcast-send', 'resumeCampaign', 'broadcast-api-key', 'status'), body: 'none' },
+    { ...broadcast('POST', '/campaigns/{campaignId}/cancel', 'broadcast-send', 'cancelCampaign', 'broadcast-api-key', 'status'), body: 'none' },
+    // The job follow-up's class (docs/CAMPAIGNS.md "Recipients and follow-ups").
+    {
+      ...broadcast('POST', '/campaigns/{campaignId}/follow-up', 'broadcast-send', 'campaignFollowUp', 'broadcast-api-key', 'template-broadcast'),
+      dryRunRateLimit: 'broadcast-dry-run',
+    },
+    // An accept like send-template-broadcast's: its class, counted per key and the body's sender (docs/BROADCAST.md "Follow-ups").
+    {
+      ...broadcast('POST', '/broadcasts/{jobId}/follow-up', 'broadcast-send', 'followUp', 'broadcast-api-key', 'template-broadcast'),
+      dryRunRateLimit: 'broadcast-dry-run',
+    },
+    { ...broadcast('POST', '/generate-key', 'broadcast-keys', 'generateKey', 'none', 'key-generation'), guard: 'key-generation' },
+    broadcast('POST', '/webhooks', 'broadcast-webhooks', 'registerWebhook', 'broadcast-api-key', 'webhooks'),
+    broadcast('GET', '/webhooks', 'broadcast-webhooks', 'listWebhooks', 'broadcast-api-key', 'webhooks'),
+    { ...broadcast('DELETE', '/webhooks/{webhookId}', 'broadcast-webhooks', 'deleteWebhook', 'broadcast-api-key', 'webhooks'), body: 'none' },
+    { ...broadcast('POST', '/webhooks/{webhookId}/test', 'broadcast-webhooks', 'testWebhook', 'broadcast-api-key', 'webhooks'), body: 'none' },
+    broadcast('POST', '/webhooks/{webhookId}/redeliver', 'broadcast-webhooks', 'redeliverWebhook', 'broadcast-api-key', 'webhooks'),
+    broadcast('POST', '/audiences', 'broadcast-audiences', 'createAudience', 'broadcast-api-key', 'audiences'),
+    broadcast('GET', '/audiences', 'broadcast-audiences', 'listAudiences', 'broadcast-api-key', 'audiences'),
+    broadcast('GET', '/audiences/{audienceId}', 'broadcast-audiences', 'getAudience', 'broadcast-api-key', 'audiences'),
+    { ...broadcast('DELETE', '/audiences/{audienceId}', 'broadcast-audiences', 'deleteAudience', 'broadcast-api-key', 'audiences'), body: 'none' },
+    broadcast('POST', '/audiences/{audienceId}/members', 'broadcast-audiences', 'upsertMembers', 'broadcast-api-key', 'audiences'),
+    // A DELETE naming the members to remove in its JSON body.
+    { ...broadcast('DELETE', '/audiences/{audienceId}/members', 'broadcast-audiences', 'removeMembers', 'broadcast-api-key', 'audiences'), body: 'json' },
+    broadcast('GET', '/audiences/{audienceId}/members', 'broadcast-audiences', 'listMembers', 'broadcast-api-key', 'audiences'),
+    earlierSend('/send-single', 'sendSingle'),
+    earlierSend('/send-bulk', 'sendBulk'),
+    // Listed by the health inventory of the earlier description; an alias of send-bulk (docs/FREEFORM-AND-EARLIER.md).
+    earlierSend('/send-bulk-standard', 'sendBulk'),
+    // Campaigns (docs/CAMPAIGNS.md): creating one is an accept like a broadcast's (per key and the body's sender); reads share the status class.
+    broadcast('POST', '/campaigns', 'broadcast-campaigns', 'createCampaign', 'broadcast-api-key', 'template-broadcast'),
+    broadcast('GET', '/campaigns', 'broadcast-campaigns', 'listCampaigns', 'broadcast-api-key', 'status'),
+    broadcast('GET', '/campaigns/{campaignId}', 'broadcast-campaigns', 'getCampaign', 'broadcast-api-key', 'status'),
+    // A launch is an accept like a broadcast's: its class (the campaign's sender is not in a body, so the key's shared bucket).
+    {
+      ...broadcast('POST', '/campaigns/{campaignId}/launch', 'broadcast-campaigns', 'launchCampaign', 'broadcast-api-key', 'template-broadcast'),
+      body: 'none',
+      dryRunRateLimit: 'broadcast-dry-run',
+    },
+    // Who is calling and the organization's people (docs/PEOPLE.md "People"): a person's sign-in or the organization's key.
+    broadcast('GET', '/me', 'broadcast-people', 'getMe', 'broadcast-api-key', 'people'),
+    broadcast('GET', '/people', 'broadcast-people', 'listPeople', 'broadcast-api-key', 'people'),
+    broadcast('POST', '/people', 'broadcast-people', 'invitePerson', 'broadcast-api-key', 'people'),
+    broadcast('PATCH', '/people/{personId}', 'broadcast-people', 'setPersonRole', 'broadcast-api-key', 'people'),
+    { ...broadcast('DELETE', '/people/{personId}', 'broadcast-people', 'removePerson', 'broadcast-api-key', 'people'), body: 'none' },
+    // The audit log (docs/PEOPLE.md "Audit log"): newest first, filtered by actor and action.
+    broadcast('GET', '/audit-log', 'broadcast-audit', 'listAuditLog', 'broadcast-api-key', 'audit'),
+    // The organization's own API keys (docs/PEOPLE.md "API keys"): an admin's sign-in or the organization's key.
+    broadcast('GET', '/api-keys', 'broadcast-keys', 'listApiKeys', 'broadcast-api-key', 'api-keys'),
+    broadcast('POST', '/api-keys', 'broadcast-keys', 'createApiKey', 'broadcast-api-key', 'api-keys'),
+    { ...broadcast('DELETE', '/api-keys/{credentialId}', 'broadcast-keys', 'revokeApiKey', 'broadcast-api-key', 'api-keys'), body: 'none' },
+    // The organization's contact policy, its frequency cap (docs/CAMPAIGNS.md "Frequency caps"): read by anyone of it, changed by an admin or the organization's key.
+    broadcast('GET', '/contact-policy', 'broadcast-keys', 'getContactPolicy', 'broadcast-api-key', 'contact-policy'),
+    broadcast('PUT', '/contact-policy', 'broadcast-keys', 'setContactPolicy', 'broadcast-api-key', 'contact-policy'),
+    { ...broadcast('DELETE', '/contact-policy', 'broadcast-keys', 'removeContactPolicy', 'broadcast-api-key', 'contact-policy'), body: 'none' },
+    {
+      surface: 'organization',
+      method: 'POST',
+      path: '/organizations/public/remove-employee-bulk',
+      group: 'organization-admin',
+      operation: 'removeEmployeeBulk',
+      auth: 'organization-token',
+      rateLimit: 'organization-admin',
+      badRequestMessage: 'No email IDs provided',
+      serverErrorMessage: 'Something went wrong while removing employees',
+    },
+    v1('GET', '/contacts', 'listContacts'),
+    v1('POST', '/contacts', 'createContact'),
+    v1('GET', '/contacts/{contactId}', 'getContact'),
+    v1('GET', '/conversations', 'listConversations'),
+    v1('POST', '/conversations', 'createConversation'),
+    v1('GET', '/conversations/{conversationId}', 'getConversation'),
+    v1('PATCH', '/conversations/{conversationId}', 'updateConversation'),
+    // The suppression list (docs/ORGANIZATIONS-AND-V1.md "Opt-outs").
+    v1('GET', '/opt-outs', 'listOptOuts'),
+    v1('POST', '/opt-outs', 'createOptOut'),
+    { ...v1('DELETE', '/opt-outs/{phoneNumber}', 'deleteOptOut'), body: 'none' },
+    // Meta's webhooks: /hooks/meta/whatsapp (docs/DELIVERY-STATUS.md "Webhook endpoint").
+    {
+      surface: 'webhooks',
+      method: 'GET',
+      path: '/meta/whatsapp',
+      group: 'meta-webhook',
+      operation: 'verifyMetaSubscription',
+      auth: 'meta-signature',
+      rateLimit: 'none',
+      guard: 'meta-verification',
+    },
+    {
+      surface: 'webhooks',
+      method: 'POST',
+      path: '/meta/whatsapp',
+      group: 'meta-webhook',
+      operation: 'receiveMetaEvents',
+      auth: 'meta-signature',
+      rateLimit: 'none',
+      body: 'raw',
+      guard: 'meta-webhook',
+    },
+    // The API reference (docs/API-REFERENCE.md): /docs (the page), /docs/openapi.json, /docs/assets/<renderer file>.
+    { surface: 'docs', method: 'GET', path: '/', group: 'docs', operation: 'docsPage', auth: 'none', rateLimit: 'none', guard: 'docs' },
+    { surface: 'docs', method: 'GET', path: '/openapi.json', group: 'docs', operation: 'openApiDocument', auth: 'none', rateLimit: 'none', guard: 'docs' },
+    { surface: 'docs', method: 'GET', path: '/assets/{file}', group: 'docs', operation: 'docsAsset', auth: 'none', rateLimit: 'none', guard: 'docs' },
+    // The campaign console (docs/CONSOLE.md): /prod/api/v2/console (the page) and its bundled files. On the
+    // broadcast surface so the page calls the API on its own origin; no key: the page holds none, the browser signs in.
+    { surface: 'broadcast', method: 'GET', path: '/console', group: 'console', operation: 'consolePage', auth: 'none', rateLimit: 'none', guard: 'console' },
+    {
+      surface: 'broadcast',
+      method: 'GET',
+      path: '/console/assets/{file}',
+      group: 'console',
+      operation: 'consoleAsset',
+      auth: 'none',
+      rateLimit: 'none',
+      guard: 'console',
+    },
+    // Tracked links (docs/OUTCOMES.md "Tracked links"): the redirect; HEAD answers the same and counts nothing.
+    {
+      surface: 'clicks',
+      method: 'GET',
+      path: '/r/{token}',
+      group: 'click-redirect',
+      operation: 'followLink',
+      auth: 'none',
+      rateLimit: 'none',
+      guard: 'click-redirect',
+    },
+    {
+      surface: 'clicks',
+      method: 'HEAD',
+      path: '/r/{token}',
+      group: 'click-redirect',
+      operation: 'followLink',
+      auth: 'none',
+      rateLimit: 'none',
+      guard: 'click-redirect',
+    },
+  ] satisfies RouteDefinition[]
+).map(withPersonAccess);
 
 /** The surfaces served by each kind of front door. */
-export const restApiSurfaceNames = (Object.keys(surfaces) as SurfaceName[]).filter((name): name is RestApiSurfaceName => surfaces[name].frontDoor === 'rest-api');
-export const httpApiSurfaceNames = (Object.keys(surfaces) as SurfaceName[]).filter((name): name is HttpApiSurfaceName => surfaces[name].frontDoor === 'http-api');
+export const restApiSurfaceNames = (Object.keys(surfaces) as SurfaceName[]).filter(
+  (name): name is RestApiSurfaceName => surfaces[name].frontDoor === 'rest-api',
+);
+export const httpApiSurfaceNames = (Object.keys(surfaces) as SurfaceName[]).filter(
+  (name): name is HttpApiSurfaceName => surfaces[name].frontDoor === 'http-api',
+);
 
 /** Path of a route inside its API (what API Gateway reports as `event.resource`, REST and HTTP API payload 1.0 alike). */
 export const resourcePath = (route: RouteDefinition): string => `${surfaces[route.surface].basePath}${route.path}`;
 
 /** Public URL path of a route, stage included: `/prod/api/v2/broadcast/public/health`. */
-export const publicPath = (route: RouteDefinition): string =>
-  `/${surfaces[route.surface].stage}${resourcePath(route)}`;
+export const publicPath = (route: RouteDefinition): string => `/${surfaces[route.surface].stage}${resourcePath(route)}`;
 
 /** Key the group routers dispatch on; built the same way from an event and from a route. */
 export const routeKey = (method: string, resource: string): string => `${method.toUpperCase()} ${resource}`;
 
 /** The routes of a group other than the wrapper (its routes: `upstreamManifestRoutes`). */
-export const serviceRoutesOf = (group: Exclude<EndpointGroup, 'upstream-wrapper'>): RouteDefinition[] =>
-  serviceRoutes.filter((route) => route.group === group);
-
+export const serviceRoutesOf = (group: Exclude<EndpointGroup, 'upstream-wrapper'>): RouteDefinition[] => serviceRoutes.filter((route) => route.group === group);

@@ -111,7 +111,8 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
     upstream: { method: 'GET', path: '/{wabaId}/phone_numbers' },
     body: 'none',
     special: true,
-    notes: 'One upstream call per connected account, in parallel; an account needing authorization shows `status: false` with an error while the others resolve',
+    notes:
+      'One upstream call per connected account, in parallel; an account needing authorization shows `status: false` with an error while the others resolve',
   },
   {
     operation: 'getPhoneNumber',
@@ -195,7 +196,8 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
     messagingProduct: true,
     send: true,
     special: true,
-    notes: 'Paced by the business account\'s shared send pacer (with broadcasts), retries rate limits and transient errors with backoff, bounded to fit API Gateway\'s 29 s',
+    notes:
+      "Paced by the business account's shared send pacer (with broadcasts), retries rate limits and transient errors with backoff, bounded to fit API Gateway's 29 s",
     bodyIds: 'bulk',
   },
 
@@ -246,7 +248,8 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
     upstream: { method: 'POST', path: '/{wabaId}/migrate_message_templates' },
     body: 'json',
     special: true,
-    notes: 'The source must be connected to the same organization with the same businessId (400 otherwise); answers `migrated_templates` [{id, name}] and `failed_templates` [{id, name, reason}]',
+    notes:
+      'The source must be connected to the same organization with the same businessId (400 otherwise); answers `migrated_templates` [{id, name}] and `failed_templates` [{id, name, reason}]',
   },
   {
     operation: 'getTemplate',
@@ -290,7 +293,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
   {
     operation: 'browseTemplateLibrary',
     area: 'Templates',
-    summary: 'Browse Meta\'s template library (filters search, topic, usecase, industry, language)',
+    summary: "Browse Meta's template library (filters search, topic, usecase, industry, language)",
     method: 'GET',
     path: `${WABA}/template-library`,
     target: 'waba',
@@ -348,7 +351,8 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
     fixedQuery: { phone_number_id: '{phoneNumberId}' },
     binaryResponse: true,
     special: true,
-    notes: 'Reads the metadata (scoped by phone_number_id), then fetches its URL with the account token; files up to 4 MB (Lambda\'s 6 MB response cap after base64)',
+    notes:
+      "Reads the metadata (scoped by phone_number_id), then fetches its URL with the account token; files up to 4 MB (Lambda's 6 MB response cap after base64)",
   },
   {
     operation: 'deleteMedia',
@@ -521,7 +525,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
   {
     operation: 'listFlowAssets',
     area: 'Flows',
-    summary: 'List a flow\'s assets (the flow JSON with a download URL)',
+    summary: "List a flow's assets (the flow JSON with a download URL)",
     method: 'GET',
     path: `${WABA}/flows/{flowId}/assets`,
     target: 'waba',
@@ -603,7 +607,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
   {
     operation: 'updateQrCode',
     area: 'QR codes',
-    summary: 'Change a QR code\'s prefilled message',
+    summary: "Change a QR code's prefilled message",
     method: 'POST',
     path: `${PN}/qr-codes/{qrCodeId}`,
     target: 'phone-number',
@@ -700,7 +704,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
   {
     operation: 'listSubscribedApps',
     area: 'Webhooks',
-    summary: 'Apps subscribed to the business account\'s webhooks',
+    summary: "Apps subscribed to the business account's webhooks",
     method: 'GET',
     path: `${WABA}/subscribed-apps`,
     target: 'waba',
@@ -710,7 +714,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
   {
     operation: 'subscribeApp',
     area: 'Webhooks',
-    summary: 'Subscribe the app to the account\'s webhooks (optional `override_callback_uri`, `verify_token`)',
+    summary: "Subscribe the app to the account's webhooks (optional `override_callback_uri`, `verify_token`)",
     method: 'POST',
     path: `${WABA}/subscribed-apps`,
     target: 'waba',
@@ -720,7 +724,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
   {
     operation: 'unsubscribeApp',
     area: 'Webhooks',
-    summary: 'Unsubscribe the app from the account\'s webhooks',
+    summary: "Unsubscribe the app from the account's webhooks",
     method: 'DELETE',
     path: `${WABA}/subscribed-apps`,
     target: 'waba',
@@ -763,7 +767,7 @@ export const upstreamRoutes: readonly UpstreamRouteSpec[] = [
     body: 'json',
     messagingProduct: true,
     requiredBody: ['block_users'],
-    notes: 'A POST because Graph\'s unblock is a DELETE with a JSON body, which many HTTP clients cannot send',
+    notes: "A POST because Graph's unblock is a DELETE with a JSON body, which many HTTP clients cannot send",
   },
 ];
 

@@ -28,7 +28,8 @@ function offsetOf(cursor: string | null): number {
 function limitOf(raw: string | null): number | undefined {
   if (raw === null || raw === '') return undefined;
   const limit = Number(raw);
-  if (!Number.isInteger(limit) || limit < 1 || limit > maxMessagesPageSize) throw new SandboxRequestError(400, `limit must be an integer between 1 and ${maxMessagesPageSize}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > maxMessagesPageSize)
+    throw new SandboxRequestError(400, `limit must be an integer between 1 and ${maxMessagesPageSize}`);
   return limit;
 }
 

@@ -80,7 +80,13 @@ function parseTemplate(value: unknown, path: string): SandboxTemplate {
   const format = value.parameterFormat;
   if (format !== undefined && format !== 'POSITIONAL' && format !== 'NAMED') fail(`${path}.parameterFormat must be POSITIONAL or NAMED`);
   const spec = value.optimizationSpec;
-  if (spec !== undefined && (!isRecord(spec) || typeof spec.bid_amount !== 'number' || !(spec.bid_amount > 0) || (spec.bid_strategy !== undefined && typeof spec.bid_strategy !== 'string'))) {
+  if (
+    spec !== undefined &&
+    (!isRecord(spec) ||
+      typeof spec.bid_amount !== 'number' ||
+      !(spec.bid_amount > 0) ||
+      (spec.bid_strategy !== undefined && typeof spec.bid_strategy !== 'string'))
+  ) {
     fail(`${path}.optimizationSpec must be { bid_amount: a positive number, bid_strategy?: string }`);
   }
   return {
@@ -120,8 +126,17 @@ export function parseBusinessAccount(value: unknown): SandboxBusinessAccount {
     }
     account.marketingMessagesOnboardingStatus = onboarding as SandboxBusinessAccount['marketingMessagesOnboardingStatus'];
   }
-  requireUnique(account.phoneNumbers.map((phone) => phone.id), 'phone number id');
-  requireUnique(account.templates.map((template) => template.id), 'template id');
-  requireUnique(account.templates.map((template) => `${template.name} (${template.language})`), 'template');
+  requireUnique(
+    account.phoneNumbers.map((phone) => phone.id),
+    'phone number id',
+  );
+  requireUnique(
+    account.templates.map((template) => template.id),
+    'template id',
+  );
+  requireUnique(
+    account.templates.map((template) => `${template.name} (${template.language})`),
+    'template',
+  );
   return account;
 }

@@ -198,10 +198,14 @@ export class ControlApi {
         return {
           GET: () => this.marketingMessages(id),
           POST: (_url, read) => this.setMarketingMessages(id, read()),
-          DELETE: () => this.setMarketingMessages(id, { onboardingStatus: this.deps.state.account(id)?.account.marketingMessagesOnboardingStatus ?? 'ELIGIBLE' }),
+          DELETE: () =>
+            this.setMarketingMessages(id, { onboardingStatus: this.deps.state.account(id)?.account.marketingMessagesOnboardingStatus ?? 'ELIGIBLE' }),
         };
       case 'phone-numbers/standby':
-        return { POST: (_url, read) => ({ status: 200, body: setStandby(this.deps.state, id, read()) }), DELETE: () => ({ status: 200, body: setStandby(this.deps.state, id, { standby: false }) }) };
+        return {
+          POST: (_url, read) => ({ status: 200, body: setStandby(this.deps.state, id, read()) }),
+          DELETE: () => ({ status: 200, body: setStandby(this.deps.state, id, { standby: false }) }),
+        };
       default:
         return undefined;
     }
@@ -231,7 +235,7 @@ export class ControlApi {
 
   /** Body `{ "expired": true }` (the default) or `{ "expired": false }`; DELETE also clears it. */
   private setTokenExpired(wabaId: string, body: unknown): ControlResponse {
-    const expired = typeof body === 'object' && body !== null ? (body as { expired?: unknown }).expired ?? true : true;
+    const expired = typeof body === 'object' && body !== null ? ((body as { expired?: unknown }).expired ?? true) : true;
     if (typeof expired !== 'boolean') throw new SandboxRequestError(400, 'expired must be a boolean');
     this.deps.state.setTokenExpired(wabaId, expired);
     return { status: 200, body: { wabaId, tokenExpired: expired } };
@@ -266,7 +270,7 @@ export class ControlApi {
 
   /** Body `{ "syncing": true }` (the default) or `{ "syncing": false }`; DELETE also clears it. */
   private setTemplateSyncing(templateId: string, body: unknown): ControlResponse {
-    const syncing = typeof body === 'object' && body !== null ? (body as { syncing?: unknown }).syncing ?? true : true;
+    const syncing = typeof body === 'object' && body !== null ? ((body as { syncing?: unknown }).syncing ?? true) : true;
     if (typeof syncing !== 'boolean') throw new SandboxRequestError(400, 'syncing must be a boolean');
     this.deps.state.setTemplateSyncing(templateId, syncing);
     return { status: 200, body: { id: templateId, syncing } };

@@ -49,4 +49,3 @@ export function takeRule<T extends { times?: number }>(rules: Map<string, T>, ke
   }
   return rule;
 }
-

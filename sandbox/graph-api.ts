@@ -4,14 +4,7 @@
  * Everything here is synchronous but drawing a QR image (a download route answers a promise); the
  * HTTP layer adds latency and holds requests that should time out.
  */
-import {
-  GraphError,
-  invalidAccessToken,
-  nonexistingField,
-  sessionExpired,
-  unknownPathComponents,
-  unsupportedRequest,
-} from './graph-errors';
+import { GraphError, invalidAccessToken, nonexistingField, sessionExpired, unknownPathComponents, unsupportedRequest } from './graph-errors';
 import { PHONE_NUMBER_NODE, TEMPLATE_NODE, WABA_NODE } from './graph-listing';
 import { DOWNLOAD_ROUTES, GRAPH_ROUTES } from './routes';
 import { createContext, type GraphDependencies, type GraphOutcome, type GraphRequest, type GraphRoute } from './routes/route-kit';

@@ -61,7 +61,8 @@ const ERROR_CATALOG: Record<number, CatalogEntry> = {
   131064: {
     title: 'Messaging limit reached',
     httpStatus: 400,
-    details: 'The business account has reached its messaging limit because of template-classification violations; the limit lifts after the enforcement period.',
+    details:
+      'The business account has reached its messaging limit because of template-classification violations; the limit lifts after the enforcement period.',
   },
   130497: { title: 'Business account is restricted from messaging users in this country', httpStatus: 403 },
   132000: { title: 'Number of parameters does not match the expected number of params', httpStatus: 400 },

@@ -60,11 +60,7 @@ function whatsappError(httpStatus: number, code: number, title: string, details:
 /** Missing, unknown, or not the owner's token. */
 export function invalidAccessToken(): GraphError {
   const message = 'Invalid OAuth access token - Cannot parse access token';
-  return new GraphError(
-    401,
-    { message, type: 'OAuthException', code: 190 },
-    { 'www-authenticate': `OAuth "Facebook Platform" "invalid_token" "${message}"` },
-  );
+  return new GraphError(401, { message, type: 'OAuthException', code: 190 }, { 'www-authenticate': `OAuth "Facebook Platform" "invalid_token" "${message}"` });
 }
 
 /**
@@ -183,12 +179,7 @@ export function rateLimitHit(): GraphError {
 
 /** No template with that name in that language, or one that is not (yet) approved. */
 export function templateNotFound(name: string, language: string): GraphError {
-  return whatsappError(
-    404,
-    132001,
-    'Template name does not exist in the translation',
-    `template name (${name}) does not exist in ${language}`,
-  );
+  return whatsappError(404, 132001, 'Template name does not exist in the translation', `template name (${name}) does not exist in ${language}`);
 }
 
 export function templatePaused(name: string, language: string): GraphError {
@@ -211,7 +202,12 @@ const COUNT_MISMATCH = 'Number of parameters does not match the expected number 
 
 /** `component` is Meta's prefix of the details: `body`, `header`, `buttons`, or a card's `cards[1].body`. */
 export function templateParamCountMismatch(component: string, got: number, expected: number): GraphError {
-  return whatsappError(400, 132000, COUNT_MISMATCH, `${component}: number of localizable_params (${got}) does not match the expected number of params (${expected})`);
+  return whatsappError(
+    400,
+    132000,
+    COUNT_MISMATCH,
+    `${component}: number of localizable_params (${got}) does not match the expected number of params (${expected})`,
+  );
 }
 
 /** A carousel send must carry exactly the template's number of cards. */
@@ -254,7 +250,10 @@ export function marketingTermsNotAccepted(): GraphError {
     message: '(#200) You must accept the Marketing Messages Lite API terms to use the API.',
     type: 'OAuthException',
     code: 131055,
-    error_data: { messaging_product: 'whatsapp', details: 'The business has not accepted the Marketing Messages API terms of service, and product_policy STRICT forbids falling back to Cloud API' },
+    error_data: {
+      messaging_product: 'whatsapp',
+      details: 'The business has not accepted the Marketing Messages API terms of service, and product_policy STRICT forbids falling back to Cloud API',
+    },
   });
 }
 
@@ -270,7 +269,12 @@ export function marketingDisabledOnCloudApi(): GraphError {
 
 /** A marketing template not yet synced to the business's ad account (up to 10 minutes at Meta). */
 export function templateStillSyncing(name: string, language: string): GraphError {
-  return whatsappError(400, 134101, 'Your template is still syncing', `Template ${name} (${language}) is still syncing with the Marketing Messages API; try again in up to 10 minutes`);
+  return whatsappError(
+    400,
+    134101,
+    'Your template is still syncing',
+    `Template ${name} (${language}) is still syncing with the Marketing Messages API; try again in up to 10 minutes`,
+  );
 }
 
 /** What `errorRate` answers: Meta's retryable "service" error. */
@@ -290,10 +294,20 @@ export function unknownError(): GraphError {
 
 /** A template with a max price (`optimization_spec`) sent through Cloud API: Meta sends it through the Marketing Messages API only. */
 export function maxPriceNeedsMarketingMessages(name: string, language: string): GraphError {
-  return whatsappError(400, 131061, 'Max price templates are supported only on the Marketing Messages API', `Template ${name} (${language}) has a max price (optimization_spec); send it with POST /{phone-number-id}/marketing_messages`);
+  return whatsappError(
+    400,
+    131061,
+    'Max price templates are supported only on the Marketing Messages API',
+    `Template ${name} (${language}) has a max price (optimization_spec); send it with POST /{phone-number-id}/marketing_messages`,
+  );
 }
 
 /** A max-price template to a user in a country where Meta offers no max price. */
 export function maxPriceNotAvailableInCountry(country: string): GraphError {
-  return whatsappError(400, 131065, 'Max price is not available in the recipient\'s country', `Max price (optimization_spec) is not available for recipients in ${country}; send a template without a max price`);
+  return whatsappError(
+    400,
+    131065,
+    "Max price is not available in the recipient's country",
+    `Max price (optimization_spec) is not available for recipients in ${country}; send a template without a max price`,
+  );
 }

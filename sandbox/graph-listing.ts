@@ -64,16 +64,7 @@ export const PHONE_NUMBER_NODE: NodeDescription = {
     'search_visibility',
     'is_official_business_account',
   ],
-  defaultFields: [
-    'id',
-    'display_phone_number',
-    'verified_name',
-    'status',
-    'quality_rating',
-    'code_verification_status',
-    'platform_type',
-    'throughput',
-  ],
+  defaultFields: ['id', 'display_phone_number', 'verified_name', 'status', 'quality_rating', 'code_verification_status', 'platform_type', 'throughput'],
 };
 
 export const TEMPLATE_NODE: NodeDescription = {
@@ -140,9 +131,7 @@ export function renderPhoneNumber(state: PhoneState, throughputPerSecond: number
     ...(configuration.webhookConfiguration === undefined
       ? {}
       : { webhook_configuration: { phone_number: configuration.webhookConfiguration.override_callback_uri } }),
-    ...(configuration.newDisplayName === undefined
-      ? {}
-      : { new_display_name: configuration.newDisplayName, new_name_status: 'PENDING_REVIEW' }),
+    ...(configuration.newDisplayName === undefined ? {} : { new_display_name: configuration.newDisplayName, new_name_status: 'PENDING_REVIEW' }),
     search_visibility: configuration.searchVisibility ?? 'VISIBLE',
     is_official_business_account: false,
   };

@@ -78,7 +78,15 @@ export class IdentityEvents {
     const from = users.phoneVisible(number.phoneNumberId, previous, at) ? oldPhone : undefined;
     const shown = type === 'user_changed_number' && users.phoneVisible(number.phoneNumberId, current, at) ? newPhone : undefined;
     const messageId = this.deps.messageIds.next(oldPhone);
-    const change = identityChangeMessageChange(number, { messageId, type, previous, current, ...(from === undefined ? {} : { from }), ...(shown === undefined ? {} : { newPhone: shown }), at });
+    const change = identityChangeMessageChange(number, {
+      messageId,
+      type,
+      previous,
+      current,
+      ...(from === undefined ? {} : { from }),
+      ...(shown === undefined ? {} : { newPhone: shown }),
+      at,
+    });
     this.post(number.wabaId, change, 'identity-change');
     return { previousUserId: previous.userId, userId: current.userId, messageId };
   }

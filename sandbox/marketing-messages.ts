@@ -7,12 +7,7 @@
  * refused on `/messages` (131063).
  */
 import type { MarketingMessagesState } from './account-state';
-import {
-  marketingDisabledOnCloudApi,
-  marketingTemplatesOnly,
-  marketingTermsNotAccepted,
-  templateStillSyncing,
-} from './graph-errors';
+import { marketingDisabledOnCloudApi, marketingTemplatesOnly, marketingTermsNotAccepted, templateStillSyncing } from './graph-errors';
 import type { SandboxTemplate } from './sandbox-types';
 
 export const PRODUCT_POLICIES = ['CLOUD_API_FALLBACK', 'STRICT'] as const;

@@ -30,6 +30,7 @@ export function checkMaxPriceSend(send: MaxPriceSend): void {
   const { template } = send;
   if (template.optimizationSpec === undefined) return;
   if (send.via !== 'marketing_messages') throw maxPriceNeedsMarketingMessages(template.name, template.language);
-  if (send.addressedBy === 'bsuid') throw bsuidRecipientNotSupported('Templates with a max price (optimization_spec) cannot be sent to business-scoped user ID recipients.');
+  if (send.addressedBy === 'bsuid')
+    throw bsuidRecipientNotSupported('Templates with a max price (optimization_spec) cannot be sent to business-scoped user ID recipients.');
   if (send.unavailableIn(send.country)) throw maxPriceNotAvailableInCountry(send.country);
 }

@@ -9,36 +9,14 @@
  * template-send-validation.ts compares it with the template.
  */
 import { invalidParameter, requiredParameter } from './graph-errors';
-import {
-  isRecord,
-  MEDIA_TYPES,
-  oneOf,
-  requireArray,
-  requireRecord,
-  requireString,
-  validateLocation,
-  validateMedia,
-  type Json,
-} from './message-fields';
+import { isRecord, MEDIA_TYPES, oneOf, requireArray, requireRecord, requireString, validateLocation, validateMedia, type Json } from './message-fields';
 import { parseTemplate, type TemplateReference } from './template-send-parse';
 
 export type { TemplateReference } from './template-send-parse';
 /** Kept here for callers of the earlier module; the template rules live in template-send-spec.ts. */
 export { checkTemplateParams, countPlaceholders, expectedTemplateParams, type ExpectedTemplateParams } from './template-send-spec';
 
-export const MESSAGE_TYPES = [
-  'text',
-  'template',
-  'image',
-  'document',
-  'audio',
-  'video',
-  'sticker',
-  'location',
-  'interactive',
-  'contacts',
-  'reaction',
-] as const;
+export const MESSAGE_TYPES = ['text', 'template', 'image', 'document', 'audio', 'video', 'sticker', 'location', 'interactive', 'contacts', 'reaction'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 
 const INTERACTIVE_TYPES = [
@@ -65,9 +43,7 @@ const RECIPIENT_PATTERN = /^\+?\d{3,15}$/;
  */
 export type SendAddress = { to: string; waId: string; recipient?: never } | { recipient: string; to?: never; waId?: never };
 
-export type MessageRequest =
-  | { kind: 'read'; messageId: string }
-  | ({ kind: 'send'; type: MessageType; template?: TemplateReference } & SendAddress);
+export type MessageRequest = { kind: 'read'; messageId: string } | ({ kind: 'send'; type: MessageType; template?: TemplateReference } & SendAddress);
 
 /** Parses a JSON request body the way Graph does: anything but an object is unusable. */
 export function parseMessageRequest(body: unknown): MessageRequest {

@@ -217,10 +217,19 @@ export class ParamReader {
       } catch (error) {
         if (error instanceof GraphError) throw error;
         // Graph also accepts `[a,b]` without quotes, e.g. template_ids=[123,456] of non-numeric ids.
-        return text.slice(1, -1).split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+        return text
+          .slice(1, -1)
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter((entry) => entry.length > 0);
       }
     }
-    return this.fromForm ? text.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0) : undefined;
+    return this.fromForm
+      ? text
+          .split(',')
+          .map((entry) => entry.trim())
+          .filter((entry) => entry.length > 0)
+      : undefined;
   }
 }
 

@@ -24,7 +24,11 @@ const DEFAULT_TIMEOUT_HOLD_MS = 60_000;
 
 function mapEntries(value: unknown, name: string): Array<[string, unknown]> {
   const keyedBy =
-    name === 'throughputByPhoneNumberId' || name === 'messagingLimitByPhoneNumberId' ? 'phone number id' : name === 'senderErrors' ? 'phone number id or WABA id' : 'recipient';
+    name === 'throughputByPhoneNumberId' || name === 'messagingLimitByPhoneNumberId'
+      ? 'phone number id'
+      : name === 'senderErrors'
+        ? 'phone number id or WABA id'
+        : 'recipient';
   if (!isRecord(value)) fail(`${name} must be an object keyed by ${keyedBy}`);
   return Object.entries(value);
 }
@@ -47,7 +51,8 @@ function parseErrorRule(value: unknown, name: string): RecipientErrorRule {
 }
 
 function parseMessagingLimit(value: unknown, name: string): MessagingLimitTier {
-  if (typeof value !== 'string' || !(MESSAGING_LIMIT_TIERS as readonly string[]).includes(value)) fail(`${name} must be one of ${MESSAGING_LIMIT_TIERS.join(', ')}`);
+  if (typeof value !== 'string' || !(MESSAGING_LIMIT_TIERS as readonly string[]).includes(value))
+    fail(`${name} must be one of ${MESSAGING_LIMIT_TIERS.join(', ')}`);
   return value as MessagingLimitTier;
 }
 
@@ -168,7 +173,13 @@ export class SandboxControl {
     this.collectMapUpdates(input.throughputByPhoneNumberId, 'throughputByPhoneNumberId', updates, this.throughputByPhoneNumberId, (value, name) =>
       wholeNumber(value, name),
     );
-    this.collectMapUpdates(input.messagingLimitByPhoneNumberId, 'messagingLimitByPhoneNumberId', updates, this.messagingLimitByPhoneNumberId, parseMessagingLimit);
+    this.collectMapUpdates(
+      input.messagingLimitByPhoneNumberId,
+      'messagingLimitByPhoneNumberId',
+      updates,
+      this.messagingLimitByPhoneNumberId,
+      parseMessagingLimit,
+    );
     this.collectMapUpdates(input.recipientErrors, 'recipientErrors', updates, this.recipientErrors, parseErrorRule, recipientKey);
     this.collectMapUpdates(input.recipientTimeouts, 'recipientTimeouts', updates, this.recipientTimeouts, parseTimeoutRule, recipientKey);
     this.collectMapUpdates(input.recipientHolds, 'recipientHolds', updates, this.recipientHolds, parseHoldRule, recipientKey);

@@ -225,9 +225,21 @@ export interface SandboxWebhooks {
   /** Same as `POST /_sandbox/webhooks/template-status`. */
   changeTemplateStatus(input: TemplateStatusInput): { id: string; name: string; language: string; status: TemplateStatus; notified: boolean };
   /** Same as `POST /_sandbox/webhooks/template-quality`: `{ name, language, quality, wabaId? }`. */
-  changeTemplateQuality(input: { name: string; language: string; quality: string; wabaId?: string }): { id: string; previousQuality: string; quality: string; notified: boolean };
+  changeTemplateQuality(input: { name: string; language: string; quality: string; wabaId?: string }): {
+    id: string;
+    previousQuality: string;
+    quality: string;
+    notified: boolean;
+  };
   /** Same as `POST /_sandbox/webhooks/template-category`: `{ name, language, category, stage?, effectiveAt?, wabaId? }`. */
-  changeTemplateCategory(input: { name: string; language: string; category: TemplateCategory; stage?: 'completed' | 'impending'; effectiveAt?: number; wabaId?: string }): {
+  changeTemplateCategory(input: {
+    name: string;
+    language: string;
+    category: TemplateCategory;
+    stage?: 'completed' | 'impending';
+    effectiveAt?: number;
+    wabaId?: string;
+  }): {
     id: string;
     stage: 'completed' | 'impending';
     category: TemplateCategory;
@@ -256,7 +268,9 @@ export interface CloudApiSandbox {
   /** Same as `POST /_sandbox/accounts/{wabaId}/marketing-messages`: the account's MM API onboarding status. */
   setMarketingMessagesOnboarding(wabaId: string, status: MarketingMessagesOnboardingStatus): void;
   /** Same as `POST /_sandbox/users`: a user with a number (`phone`, `username`, `phoneWithheld`) or known only by BSUID (`businessId`). */
-  registerUser(input: { phone?: string; username?: string; profileName?: string; phoneWithheld?: boolean; businessId?: string; country?: string }): { userId?: string };
+  registerUser(input: { phone?: string; username?: string; profileName?: string; phoneWithheld?: boolean; businessId?: string; country?: string }): {
+    userId?: string;
+  };
   /** Same as `POST /_sandbox/templates/{id}/pacing` (`holdMs`) and its DELETE (undefined). */
   setTemplatePacing(templateId: string, holdMs: number | undefined): void;
   /** Same as `POST /_sandbox/templates/{id}/syncing`: MM API sends of the template answer 134101 while set. */

@@ -72,7 +72,14 @@ export class TemplateEvents {
     const reason = optionalString(body, 'reason');
     const template = this.state.setTemplateStatus(found.stored.template.id, body.status);
     const at = this.state.now();
-    const change = templateStatusChange({ templateId: template.id, name: found.name, language: found.language, event: template.status, ...(reason === undefined ? {} : { reason }), at });
+    const change = templateStatusChange({
+      templateId: template.id,
+      name: found.name,
+      language: found.language,
+      event: template.status,
+      ...(reason === undefined ? {} : { reason }),
+      at,
+    });
     const notified = this.post(found.owner.account.wabaId, change, `template:${template.status}`, at);
     return { id: template.id, name: found.name, language: found.language, status: template.status, notified };
   }

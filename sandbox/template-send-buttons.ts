@@ -3,13 +3,7 @@
  * §4): `sub_type` must match the button at `index` (a string or a number, Meta's examples use
  * both), dynamic buttons need their value, and each kind's parameter has its own shape and limits.
  */
-import {
-  invalidParameter,
-  invalidTemplateParameter,
-  templateFormatMismatch,
-  templateParamCountMismatch,
-  templateParameterMissing,
-} from './graph-errors';
+import { invalidParameter, invalidTemplateParameter, templateFormatMismatch, templateParamCountMismatch, templateParameterMissing } from './graph-errors';
 import { isRecord, oneOf, requireArray, requireRecord, requireString, type Json } from './message-fields';
 import { parametersOf } from './template-send-parse';
 import type { ButtonSpec } from './template-send-spec';
@@ -34,7 +28,15 @@ const FILLS: Record<SubType, readonly string[]> = {
 };
 
 /** Meta's spelling of button types in details: `Button at index 0 of type Url`. */
-const TYPE_NAMES: Record<string, string> = { URL: 'Url', OTP: 'Url', COPY_CODE: 'CopyCode', QUICK_REPLY: 'QuickReply', FLOW: 'Flow', CATALOG: 'Catalog', MPM: 'Mpm' };
+const TYPE_NAMES: Record<string, string> = {
+  URL: 'Url',
+  OTP: 'Url',
+  COPY_CODE: 'CopyCode',
+  QUICK_REPLY: 'QuickReply',
+  FLOW: 'Flow',
+  CATALOG: 'Catalog',
+  MPM: 'Mpm',
+};
 const typeName = (type: string): string => TYPE_NAMES[type] ?? type;
 
 const MAX_URL = 2000;
@@ -70,7 +72,8 @@ function singleParameter(button: Located, context: ButtonContext, allowed: numbe
 
 function parameterType(parameter: Located, expected: string, context: ButtonContext): void {
   const got = typeof parameter.value.type === 'string' ? parameter.value.type : '';
-  if (got.toLowerCase() !== expected) throw templateFormatMismatch(`${context.label}: Format mismatch, expected ${expected.toUpperCase()}, received ${got.toUpperCase() || 'UNKNOWN'}`);
+  if (got.toLowerCase() !== expected)
+    throw templateFormatMismatch(`${context.label}: Format mismatch, expected ${expected.toUpperCase()}, received ${got.toUpperCase() || 'UNKNOWN'}`);
 }
 
 function requiresParameter(spec: ButtonSpec, context: ButtonContext): never {
@@ -83,9 +86,13 @@ function checkUrl(spec: ButtonSpec, button: Located, context: ButtonContext): vo
   if (parameter === undefined) requiresParameter(spec, context);
   parameterType(parameter, 'text', context);
   const text = requireString(parameter.value, 'text', `${parameter.path}['text']`);
-  if (spec.type === 'OTP' && text.length > MAX_OTP) throw invalidTemplateParameter(`${context.label}: the code of the button at index ${spec.index} is ${text.length} characters; the limit is ${MAX_OTP}`);
+  if (spec.type === 'OTP' && text.length > MAX_OTP)
+    throw invalidTemplateParameter(`${context.label}: the code of the button at index ${spec.index} is ${text.length} characters; the limit is ${MAX_OTP}`);
   const url = (spec.url ?? '').replace(/\{\{\s*[A-Za-z0-9_]+\s*\}\}/, text);
-  if (url.length > MAX_URL) throw invalidTemplateParameter(`${context.label}: the URL of the button at index ${spec.index} is ${url.length} characters after substitution; the limit is ${MAX_URL}`);
+  if (url.length > MAX_URL)
+    throw invalidTemplateParameter(
+      `${context.label}: the URL of the button at index ${spec.index} is ${url.length} characters after substitution; the limit is ${MAX_URL}`,
+    );
 }
 
 function checkQuickReply(button: Located, context: ButtonContext): void {
@@ -103,7 +110,10 @@ function checkCopyCode(spec: ButtonSpec, button: Located, context: ButtonContext
   if (code === undefined || code === null || code === '') requiresParameter(spec, context);
   if (typeof code !== 'string') throw invalidParameter(`Param ${parameter.path}['coupon_code'] must be a string.`);
   const limit = context.limitedTimeOffer ? MAX_OFFER_CODE : MAX_COUPON;
-  if (code.length > limit) throw invalidTemplateParameter(`${context.label}: the coupon code of the button at index ${spec.index} is ${code.length} characters; the limit is ${limit}`);
+  if (code.length > limit)
+    throw invalidTemplateParameter(
+      `${context.label}: the coupon code of the button at index ${spec.index} is ${code.length} characters; the limit is ${limit}`,
+    );
 }
 
 /** `{ type: 'action', action: {...} }`, the parameter of flow, catalog and MPM buttons. */
@@ -117,8 +127,10 @@ function actionOf(button: Located, context: ButtonContext): Located | undefined 
 function checkFlow(button: Located, context: ButtonContext): void {
   const action = actionOf(button, context);
   if (action === undefined) return;
-  if (action.value.flow_token !== undefined && typeof action.value.flow_token !== 'string') throw invalidParameter(`Param ${action.path}['flow_token'] must be a string.`);
-  if (action.value.flow_action_data !== undefined && !isRecord(action.value.flow_action_data)) throw invalidParameter(`Param ${action.path}['flow_action_data'] must be a JSON object.`);
+  if (action.value.flow_token !== undefined && typeof action.value.flow_token !== 'string')
+    throw invalidParameter(`Param ${action.path}['flow_token'] must be a string.`);
+  if (action.value.flow_action_data !== undefined && !isRecord(action.value.flow_action_data))
+    throw invalidParameter(`Param ${action.path}['flow_action_data'] must be a JSON object.`);
 }
 
 function checkCatalog(button: Located, context: ButtonContext): void {

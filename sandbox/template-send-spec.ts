@@ -117,7 +117,8 @@ function partsOf(components: readonly Component[]): CardSpec {
 function cardsOf(component: Component): CardSpec[] {
   const cards = Array.isArray(component.cards) ? component.cards : [];
   return cards.map((card) => {
-    const components = typeof card === 'object' && card !== null && Array.isArray((card as Component).components) ? ((card as Component).components as Component[]) : [];
+    const components =
+      typeof card === 'object' && card !== null && Array.isArray((card as Component).components) ? ((card as Component).components as Component[]) : [];
     return partsOf(components.filter((entry) => typeof entry === 'object' && entry !== null));
   });
 }
@@ -137,7 +138,8 @@ export function templateSendSpec(components: readonly Component[], format: Param
   for (const component of components) {
     const kind = upper(component.type);
     if (kind === 'LIMITED_TIME_OFFER') {
-      const offer = typeof component.limited_time_offer === 'object' && component.limited_time_offer !== null ? (component.limited_time_offer as Component) : {};
+      const offer =
+        typeof component.limited_time_offer === 'object' && component.limited_time_offer !== null ? (component.limited_time_offer as Component) : {};
       spec.limitedTimeOffer = { hasExpiration: offer.has_expiration === true };
     } else if (kind === 'CAROUSEL') spec.cards = cardsOf(component);
   }

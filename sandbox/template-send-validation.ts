@@ -58,7 +58,8 @@ const typeOf = (parameter: Located): string => (typeof parameter.value.type === 
 
 function checkBodyParameter(parameter: Located, label: string): void {
   const type = typeOf(parameter).toLowerCase();
-  if (!(BODY_PARAMETER_TYPES as readonly string[]).includes(type)) throw templateFormatMismatch(`${label}: Format mismatch, expected TEXT, received ${typeOf(parameter)}`);
+  if (!(BODY_PARAMETER_TYPES as readonly string[]).includes(type))
+    throw templateFormatMismatch(`${label}: Format mismatch, expected TEXT, received ${typeOf(parameter)}`);
   if (type === 'text') {
     if (typeof parameter.value.text !== 'string') throw invalidParameter(`Param ${parameter.path}['text'] must be a string.`);
     return;
@@ -68,7 +69,8 @@ function checkBodyParameter(parameter: Located, label: string): void {
   if (type === 'currency') {
     const code = requireString(value, 'code', `${parameter.path}['currency']['code']`);
     if (!/^[A-Z]{3}$/.test(code)) throw invalidParameter(`Param ${parameter.path}['currency']['code'] must be an ISO 4217 currency code.`);
-    if (!Number.isSafeInteger(value.amount_1000)) throw invalidParameter(`Param ${parameter.path}['currency']['amount_1000'] must be an integer (the amount x 1000).`);
+    if (!Number.isSafeInteger(value.amount_1000))
+      throw invalidParameter(`Param ${parameter.path}['currency']['amount_1000'] must be an integer (the amount x 1000).`);
   }
 }
 
@@ -77,7 +79,8 @@ function checkNamedParameters(variables: readonly string[], parameters: readonly
   const given = new Set<string>();
   for (const parameter of parameters) {
     const name = parameter.value.parameter_name;
-    if (typeof name !== 'string' || name === '') throw invalidTemplateParameter(`${label}: parameter ${parameters.indexOf(parameter) + 1} has no parameter_name; the template uses named parameters`);
+    if (typeof name !== 'string' || name === '')
+      throw invalidTemplateParameter(`${label}: parameter ${parameters.indexOf(parameter) + 1} has no parameter_name; the template uses named parameters`);
     if (!variables.includes(name)) throw invalidTemplateParameter(`${label}: Parameter name ${name} is not a parameter of the template`);
     if (given.has(name)) throw invalidTemplateParameter(`${label}: Parameter name ${name} is given more than once`);
     given.add(name);
@@ -115,9 +118,11 @@ function checkTextHeader(spec: HeaderSpec, parameters: readonly Located[], label
   if (typeof text !== 'string') throw invalidParameter(`Param ${parameter.path}['text'] must be a string.`);
   const name = parameter.value.parameter_name;
   // parameter_name on a header is optional (Meta documents it for bodies); given, it must match.
-  if (name !== undefined && name !== spec.variables[0]) throw invalidTemplateParameter(`${label}: Parameter name ${String(name)} is not a parameter of the template`);
+  if (name !== undefined && name !== spec.variables[0])
+    throw invalidTemplateParameter(`${label}: Parameter name ${String(name)} is not a parameter of the template`);
   const hydrated = (spec.text ?? '').replace(/\{\{\s*[A-Za-z0-9_]+\s*\}\}/g, text).length;
-  if (hydrated > MAX_HEADER_TEXT) throw templateTextTooLong(`${label}: the header text is ${hydrated} characters once its parameter is substituted; the limit is ${MAX_HEADER_TEXT}`);
+  if (hydrated > MAX_HEADER_TEXT)
+    throw templateTextTooLong(`${label}: the header text is ${hydrated} characters once its parameter is substituted; the limit is ${MAX_HEADER_TEXT}`);
 }
 
 function checkHeader(spec: HeaderSpec | undefined, parameters: readonly Located[], label: string): void {
@@ -132,7 +137,8 @@ function checkHeader(spec: HeaderSpec | undefined, parameters: readonly Located[
   if (parameters.length > 1) throw templateParamCountMismatch(label, parameters.length, 1);
   if (typeOf(parameter) !== spec.format) throw templateFormatMismatch(`${label}: Format mismatch, expected ${spec.format}, received ${typeOf(parameter)}`);
   if (MEDIA_FORMATS.has(spec.format)) return checkMediaParameter(parameter, spec.format);
-  if (spec.format === 'LOCATION') validateLocation(requireRecord(parameter.value, 'location', `${parameter.path}['location']`), `${parameter.path}['location']`);
+  if (spec.format === 'LOCATION')
+    validateLocation(requireRecord(parameter.value, 'location', `${parameter.path}['location']`), `${parameter.path}['location']`);
 }
 
 function checkOffer(spec: TemplateSendSpec['limitedTimeOffer'], offers: readonly Located[]): void {
@@ -175,7 +181,8 @@ function checkCarousel(cards: readonly CardSpec[] | undefined, carousels: readon
   const carousel = carousels[0];
   if (carousels.length > 1) throw invalidTemplateParameter('carousel: a send has at most one carousel component');
   if (carousel === undefined || cards === undefined) {
-    if (expected > 0 || carousel !== undefined) throw carouselCardCountMismatch(carousel === undefined ? 0 : (Array.isArray(carousel.value.cards) ? carousel.value.cards.length : 0), expected);
+    if (expected > 0 || carousel !== undefined)
+      throw carouselCardCountMismatch(carousel === undefined ? 0 : Array.isArray(carousel.value.cards) ? carousel.value.cards.length : 0, expected);
     return;
   }
   const given = carousel.value.cards;

@@ -13,13 +13,117 @@ import { TEMPLATE_CATEGORIES, type TemplateCategory } from './sandbox-types';
 
 /** Meta's supported template languages (WhatsApp Business Management API, "Supported languages"). */
 export const TEMPLATE_LANGUAGES: ReadonlySet<string> = new Set([
-  'af', 'sq', 'ar', 'ar_EG', 'ar_AE', 'ar_LB', 'ar_MA', 'ar_QA', 'az', 'be_BY', 'bn', 'bn_IN', 'bg', 'ca', 'zh_CN', 'zh_HK',
-  'zh_TW', 'hr', 'cs', 'da', 'prs_AF', 'nl', 'nl_BE', 'en', 'en_GB', 'en_US', 'en_AE', 'en_AU', 'en_CA', 'en_GH', 'en_IE',
-  'en_IN', 'en_JM', 'en_MY', 'en_NZ', 'en_QA', 'en_SG', 'en_UG', 'en_ZA', 'et', 'fil', 'fi', 'fr', 'fr_BE', 'fr_CA', 'fr_CH',
-  'fr_CI', 'fr_MA', 'ka', 'de', 'de_AT', 'de_CH', 'el', 'gu', 'ha', 'he', 'hi', 'hu', 'id', 'ga', 'it', 'ja', 'kn', 'kk',
-  'rw_RW', 'ko', 'ky_KG', 'lo', 'lv', 'lt', 'mk', 'ms', 'ml', 'mr', 'nb', 'ps_AF', 'fa', 'pl', 'pt_BR', 'pt_PT', 'pa', 'ro',
-  'ru', 'sr', 'si_LK', 'sk', 'sl', 'es', 'es_AR', 'es_CL', 'es_CO', 'es_CR', 'es_DO', 'es_EC', 'es_HN', 'es_MX', 'es_PA',
-  'es_PE', 'es_ES', 'es_UY', 'sw', 'sv', 'ta', 'te', 'th', 'tr', 'uk', 'ur', 'uz', 'vi', 'zu',
+  'af',
+  'sq',
+  'ar',
+  'ar_EG',
+  'ar_AE',
+  'ar_LB',
+  'ar_MA',
+  'ar_QA',
+  'az',
+  'be_BY',
+  'bn',
+  'bn_IN',
+  'bg',
+  'ca',
+  'zh_CN',
+  'zh_HK',
+  'zh_TW',
+  'hr',
+  'cs',
+  'da',
+  'prs_AF',
+  'nl',
+  'nl_BE',
+  'en',
+  'en_GB',
+  'en_US',
+  'en_AE',
+  'en_AU',
+  'en_CA',
+  'en_GH',
+  'en_IE',
+  'en_IN',
+  'en_JM',
+  'en_MY',
+  'en_NZ',
+  'en_QA',
+  'en_SG',
+  'en_UG',
+  'en_ZA',
+  'et',
+  'fil',
+  'fi',
+  'fr',
+  'fr_BE',
+  'fr_CA',
+  'fr_CH',
+  'fr_CI',
+  'fr_MA',
+  'ka',
+  'de',
+  'de_AT',
+  'de_CH',
+  'el',
+  'gu',
+  'ha',
+  'he',
+  'hi',
+  'hu',
+  'id',
+  'ga',
+  'it',
+  'ja',
+  'kn',
+  'kk',
+  'rw_RW',
+  'ko',
+  'ky_KG',
+  'lo',
+  'lv',
+  'lt',
+  'mk',
+  'ms',
+  'ml',
+  'mr',
+  'nb',
+  'ps_AF',
+  'fa',
+  'pl',
+  'pt_BR',
+  'pt_PT',
+  'pa',
+  'ro',
+  'ru',
+  'sr',
+  'si_LK',
+  'sk',
+  'sl',
+  'es',
+  'es_AR',
+  'es_CL',
+  'es_CO',
+  'es_CR',
+  'es_DO',
+  'es_EC',
+  'es_HN',
+  'es_MX',
+  'es_PA',
+  'es_PE',
+  'es_ES',
+  'es_UY',
+  'sw',
+  'sv',
+  'ta',
+  'te',
+  'th',
+  'tr',
+  'uk',
+  'ur',
+  'uz',
+  'vi',
+  'zu',
 ]);
 
 export type ParameterFormat = 'POSITIONAL' | 'NAMED';
@@ -164,7 +268,8 @@ export function templateComponents(params: ParamReader, check: ComponentCheck): 
   });
   if (!seen.has('BODY')) throw requiredParameter("components['BODY']");
   const hasOtp = normalised.some(
-    (component) => component.type === 'BUTTONS' && Array.isArray(component.buttons) && component.buttons.some((button) => isRecord(button) && button.type === 'OTP'),
+    (component) =>
+      component.type === 'BUTTONS' && Array.isArray(component.buttons) && component.buttons.some((button) => isRecord(button) && button.type === 'OTP'),
   );
   if (check.category === 'AUTHENTICATION' && !hasOtp) throw invalidParameter('AUTHENTICATION templates need a BUTTONS component with an OTP button.');
   if (check.category !== 'AUTHENTICATION' && hasOtp) throw invalidParameter('OTP buttons are only allowed in AUTHENTICATION templates.');
@@ -181,7 +286,8 @@ function checkHeader(reader: ParamReader, copy: Json, check: ComponentCheck): vo
     if (count > 1) throw invalidParameter(`Param ${reader.path('text')} may have at most one variable.`);
     if (count === 1) {
       const key = check.format === 'NAMED' ? 'header_text_named_params' : 'header_text';
-      if (example === undefined || !example.has(key)) throw invalidParameter(`Param ${reader.path('example')}['${key}'] is required when the header has a variable.`);
+      if (example === undefined || !example.has(key))
+        throw invalidParameter(`Param ${reader.path('example')}['${key}'] is required when the header has a variable.`);
       example.array(key, { min: 1, max: 1 });
     }
   } else if (format === 'IMAGE' || format === 'VIDEO' || format === 'DOCUMENT') {
@@ -235,7 +341,8 @@ function checkButtons(reader: ParamReader, check: ComponentCheck): Json[] {
     const count = (counts.get(type) ?? 0) + 1;
     counts.set(type, count);
     const limit = BUTTON_LIMITS[type];
-    if (limit !== undefined && count > limit) throw invalidParameter(`Param ${reader.path('buttons')} may have at most ${limit} ${type} button${limit === 1 ? '' : 's'}.`);
+    if (limit !== undefined && count > limit)
+      throw invalidParameter(`Param ${reader.path('buttons')} may have at most ${limit} ${type} button${limit === 1 ? '' : 's'}.`);
 
     const textRequired = type !== 'OTP' && type !== 'COPY_CODE';
     if (textRequired) fields.string('text', { maxLength: MAX_BUTTON_TEXT });
@@ -269,7 +376,8 @@ function checkButtons(reader: ParamReader, check: ComponentCheck): Json[] {
         const name = fields.optionalString('flow_name');
         const json = fields.optionalString('flow_json');
         if (id === undefined && name === undefined && json === undefined) throw requiredParameter(`${path}['flow_id']`);
-        if ([id, name, json].filter((value) => value !== undefined).length > 1) throw invalidParameter(`Param ${path} takes only one of flow_id, flow_name, flow_json.`);
+        if ([id, name, json].filter((value) => value !== undefined).length > 1)
+          throw invalidParameter(`Param ${path} takes only one of flow_id, flow_name, flow_json.`);
         if ((id !== undefined || name !== undefined) && !check.flowExists({ ...(id === undefined ? {} : { id }), ...(name === undefined ? {} : { name }) })) {
           throw invalidParameter(`Param ${path}['${id === undefined ? 'flow_name' : 'flow_id'}'] does not name a flow of this WhatsApp Business Account.`);
         }

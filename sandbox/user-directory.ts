@@ -51,11 +51,17 @@ function parseUser(body: unknown): SandboxUser {
   const phone = phoneText === undefined ? undefined : recipientKey(phoneText);
   if (phone !== undefined && !/^\d{7,15}$/.test(phone)) fail('phone must be a phone number of 7 to 15 digits');
   const username = optionalText(body, 'username');
-  if (username !== undefined && !USERNAME_PATTERN.test(username)) fail('username must be 3-35 of a-z, 0-9, "." and "_" with a letter, no leading, trailing or double "."');
+  if (username !== undefined && !USERNAME_PATTERN.test(username))
+    fail('username must be 3-35 of a-z, 0-9, "." and "_" with a letter, no leading, trailing or double "."');
   const withheld = body.phoneWithheld ?? username !== undefined;
   if (typeof withheld !== 'boolean') fail('phoneWithheld must be a boolean');
   const profileName = optionalText(body, 'profileName');
-  const user: SandboxUser = { phoneWithheld: withheld, ...(phone === undefined ? {} : { phone }), ...(username === undefined ? {} : { username }), ...(profileName === undefined ? {} : { profileName }) };
+  const user: SandboxUser = {
+    phoneWithheld: withheld,
+    ...(phone === undefined ? {} : { phone }),
+    ...(username === undefined ? {} : { username }),
+    ...(profileName === undefined ? {} : { profileName }),
+  };
   if (phone !== undefined) return user;
   const businessId = optionalText(body, 'businessId') ?? fail('a user without phone needs businessId (the portfolio its BSUID belongs to)');
   const country = optionalText(body, 'country') ?? 'US';
@@ -92,14 +98,18 @@ export class UserDirectory {
     if (!isRecord(body)) fail('parent BSUID account must be a JSON object');
     const id = optionalText(body, 'id') ?? fail('id must be a non-empty string');
     const ids = body.businessIds;
-    if (!Array.isArray(ids) || ids.length === 0 || !ids.every((value) => typeof value === 'string' && value !== '')) fail('businessIds must be a non-empty array of strings');
+    if (!Array.isArray(ids) || ids.length === 0 || !ids.every((value) => typeof value === 'string' && value !== ''))
+      fail('businessIds must be a non-empty array of strings');
     this.parents.set(id, new Set(ids as string[]));
     return { id, businessIds: [...(ids as string[])] };
   }
 
   /** Users as configured, with each phone user's BSUID under the given portfolios. */
   list(businessIds: string[]): Array<SandboxUser & { userIds?: Record<string, string> }> {
-    const withIds = [...this.byPhoneNumber.values()].map((user) => ({ ...user, userIds: Object.fromEntries(businessIds.map((id) => [id, bsuidOf(id, user.phone!)])) }));
+    const withIds = [...this.byPhoneNumber.values()].map((user) => ({
+      ...user,
+      userIds: Object.fromEntries(businessIds.map((id) => [id, bsuidOf(id, user.phone!)])),
+    }));
     return [...withIds, ...this.phoneless.values()];
   }
 
@@ -176,7 +186,11 @@ export class UserDirectory {
 
   private profileOf(user: SandboxUser | undefined): Pick<Addressee, 'username' | 'profileName' | 'phoneWithheld'> {
     if (user === undefined) return { phoneWithheld: false };
-    return { phoneWithheld: user.phoneWithheld, ...(user.username === undefined ? {} : { username: user.username }), ...(user.profileName === undefined ? {} : { profileName: user.profileName }) };
+    return {
+      phoneWithheld: user.phoneWithheld,
+      ...(user.username === undefined ? {} : { username: user.username }),
+      ...(user.profileName === undefined ? {} : { profileName: user.profileName }),
+    };
   }
 
   private parentOf(businessId: string): string | undefined {

@@ -83,13 +83,19 @@ export class WebhookEmitter {
     log: (line: string) => void = (line) => console.warn(line),
   ) {
     this.settings = new WebhookSettings(target);
-    this.poster = new WebhookPoster(() => this.settings.current, () => this.checkIdle(), log);
+    this.poster = new WebhookPoster(
+      () => this.settings.current,
+      () => this.checkIdle(),
+      log,
+    );
     this.templates = new TemplateEvents(deps.state, (wabaId, change, kind, at) => {
       const active = this.settings.activeTarget();
       if (active !== undefined) this.postBody(active, wabaId, [change], { events: [kind], statuses: [] }, at);
       return active !== undefined;
     });
-    this.identities = new IdentityEvents(deps, (wabaId, change, kind) => this.postBody(this.requireTarget(), wabaId, [change], { events: [kind], statuses: [] }));
+    this.identities = new IdentityEvents(deps, (wabaId, change, kind) =>
+      this.postBody(this.requireTarget(), wabaId, [change], { events: [kind], statuses: [] }),
+    );
   }
 
   /**
@@ -228,7 +234,14 @@ export class WebhookEmitter {
     if (visible !== undefined) users.noteContact(phoneNumberId, visible, at);
     const messageId = this.deps.messageIds.next(sender.phone ?? sender.userId);
     const number: BusinessNumber = { wabaId: node.owner.account.wabaId, phoneNumberId, displayPhoneNumber: node.phone.number.displayPhoneNumber };
-    const change = inboundMessageChange(number, { messageId, sender, ...(visible === undefined ? {} : { from: visible }), ...(text === undefined ? {} : { text }), at, reply });
+    const change = inboundMessageChange(number, {
+      messageId,
+      sender,
+      ...(visible === undefined ? {} : { from: visible }),
+      ...(text === undefined ? {} : { text }),
+      at,
+      reply,
+    });
     // A number in standby (thread-standby.ts): Meta posts the same value on the `standby` field.
     this.postBody(target, number.wabaId, [node.phone.standby === true ? { ...change, field: 'standby' } : change], { events: ['inbound'], statuses: [] });
     return { messageId };

@@ -287,7 +287,11 @@ export function identityChangeMessageChange(number: BusinessNumber, event: Ident
  */
 export function userPreferencesChange(number: BusinessNumber, user: Addressee, phone: string | undefined, value: 'stop' | 'resume', at: number): WebhookChange {
   const detail = value === 'stop' ? 'User requested to stop marketing messages' : 'User requested to resume marketing messages';
-  const ids = { ...(phone === undefined ? {} : { wa_id: phone }), user_id: user.userId, ...(user.parentUserId === undefined ? {} : { parent_user_id: user.parentUserId }) };
+  const ids = {
+    ...(phone === undefined ? {} : { wa_id: phone }),
+    user_id: user.userId,
+    ...(user.parentUserId === undefined ? {} : { parent_user_id: user.parentUserId }),
+  };
   return {
     field: 'user_preferences',
     value: {

@@ -17,7 +17,13 @@ import { cloudFormationDescriber, readStackEnvironment } from './stack-environme
 import { buildServices, type Services } from '../functions/composition';
 import { ConfigurationError, parseAppConfig } from '../shared/config/app-config';
 import { isMetaAppAdminCommandName, metaAppAdminCommands, runMetaAppAdminCommand } from '../shared/meta-app/meta-app-admin-commands';
-import { adminCommands as tenancyAdminCommands, isAdminCommandName, runAdminCommand, type AdminFlag, type AdminFlagValues } from '../shared/tenancy/admin-commands';
+import {
+  adminCommands as tenancyAdminCommands,
+  isAdminCommandName,
+  runAdminCommand,
+  type AdminFlag,
+  type AdminFlagValues,
+} from '../shared/tenancy/admin-commands';
 import { TenancyStoreUnavailableError } from '../shared/tenancy/errors';
 import { isWebhookAdminCommand, runWebhookAdminCommand, webhookAdminCommands } from '../shared/customer-events/webhook-admin-commands';
 import { isOrganizationAdminCommand, organizationAdminCommands, runOrganizationAdminCommand } from '../shared/organizations/organization-admin-commands';
@@ -128,7 +134,10 @@ async function loadStackEnvironment(prefix: string, regionFlag: string | undefin
  * kill switch (shared/organizations/organization-admin-commands.ts) and the opt-out ones
  * (shared/inbox/opt-out-admin-commands.ts) in one help.
  */
-const allCommands = (): Record<string, { summary: string; flags: ReadonlyArray<{ name: string; description: string; required?: boolean; acceptsStdin?: boolean }> }> => ({
+const allCommands = (): Record<
+  string,
+  { summary: string; flags: ReadonlyArray<{ name: string; description: string; required?: boolean; acceptsStdin?: boolean }> }
+> => ({
   ...adminCommands,
   ...webhookAdminCommands,
   ...organizationAdminCommands,
@@ -140,13 +149,31 @@ const allCommands = (): Record<string, { summary: string; flags: ReadonlyArray<{
 });
 
 function helpText(command?: string): string {
-  if (command && (isKnownCommand(command) || isWebhookAdminCommand(command) || isOrganizationAdminCommand(command) || isOptOutAdminCommand(command) || isRateCardAdminCommand(command) || isLedgerRepairAdminCommand(command) || isPeopleAdminCommand(command) || isContactPolicyAdminCommand(command))) {
+  if (
+    command &&
+    (isKnownCommand(command) ||
+      isWebhookAdminCommand(command) ||
+      isOrganizationAdminCommand(command) ||
+      isOptOutAdminCommand(command) ||
+      isRateCardAdminCommand(command) ||
+      isLedgerRepairAdminCommand(command) ||
+      isPeopleAdminCommand(command) ||
+      isContactPolicyAdminCommand(command))
+  ) {
     const definition = allCommands()[command]!;
     const flags = definition.flags.map((flag) => {
       const stdin = flag.acceptsStdin ? ` (or --${flag.name}-stdin)` : '';
       return `  --${flag.name}${flag.required ? '' : ' (optional)'}  ${flag.description}${stdin}`;
     });
-    return [`npm run admin -- ${command} [flags]`, '', definition.summary, '', ...flags, '  --env-file <path>  (optional) Load configuration from a KEY=VALUE file', ''].join('\n');
+    return [
+      `npm run admin -- ${command} [flags]`,
+      '',
+      definition.summary,
+      '',
+      ...flags,
+      '  --env-file <path>  (optional) Load configuration from a KEY=VALUE file',
+      '',
+    ].join('\n');
   }
   const width = Math.max(...Object.keys(allCommands()).map((name) => name.length));
   return [
@@ -200,7 +227,10 @@ function describeFailure(error: unknown, services: Services | undefined, envSour
     return { code: 'CONFIGURATION', message: `${error.message}.${hint}` };
   }
   if (error.name === 'ResourceNotFoundException') {
-    return { code: 'TABLE_NOT_FOUND', message: `The tenancy table does not exist at this endpoint (${services?.config.tableNames.tenancy}). Is \`npm start\` running?` };
+    return {
+      code: 'TABLE_NOT_FOUND',
+      message: `The tenancy table does not exist at this endpoint (${services?.config.tableNames.tenancy}). Is \`npm start\` running?`,
+    };
   }
   return { code: errorCode(error), message: error.message };
 }
@@ -223,7 +253,17 @@ async function main(argv: readonly string[]): Promise<number> {
     const ledgerRepairCommand = isLedgerRepairAdminCommand(parsed.command);
     const peopleCommand = isPeopleAdminCommand(parsed.command);
     const contactPolicyCommand = isContactPolicyAdminCommand(parsed.command);
-    if (!isKnownCommand(parsed.command) && !webhookCommand && !organizationCommand && !optOutCommand && !rateCardCommand && !ledgerRepairCommand && !peopleCommand && !contactPolicyCommand) throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
+    if (
+      !isKnownCommand(parsed.command) &&
+      !webhookCommand &&
+      !organizationCommand &&
+      !optOutCommand &&
+      !rateCardCommand &&
+      !ledgerRepairCommand &&
+      !peopleCommand &&
+      !contactPolicyCommand
+    )
+      throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
     await applyStdinFlags(parsed.command, parsed.flags);
     envSource = parsed.stack === undefined ? loadEnvironment(parsed.envFile) : await loadStackEnvironment(parsed.stack, parsed.region);
     services = buildServices(parseAppConfig(process.env));
@@ -236,15 +276,15 @@ async function main(argv: readonly string[]): Promise<number> {
           ? await runOptOutAdminCommand(services.inbox, parsed.command, parsed.flags)
           : rateCardCommand
             ? await runRateCardAdminCommand(services.rateCardAdmin, parsed.command, parsed.flags, (path) => readFileSync(resolve(path), 'utf8'))
-          : ledgerRepairCommand
-            ? await runLedgerRepairAdminCommand(services.ledgerRepair, parsed.command, parsed.flags)
-          : peopleCommand
-            ? await runPeopleAdminCommand(services.people, parsed.command, parsed.flags)
-          : contactPolicyCommand
-            ? await runContactPolicyAdminCommand(services.contactPolicies, parsed.command, parsed.flags)
-          : isMetaAppAdminCommandName(parsed.command)
-            ? await runMetaAppAdminCommand(services.metaApp, parsed.command, flags)
-            : await runAdminCommand(services.tenancy, parsed.command, flags);
+            : ledgerRepairCommand
+              ? await runLedgerRepairAdminCommand(services.ledgerRepair, parsed.command, parsed.flags)
+              : peopleCommand
+                ? await runPeopleAdminCommand(services.people, parsed.command, parsed.flags)
+                : contactPolicyCommand
+                  ? await runContactPolicyAdminCommand(services.contactPolicies, parsed.command, parsed.flags)
+                  : isMetaAppAdminCommandName(parsed.command)
+                    ? await runMetaAppAdminCommand(services.metaApp, parsed.command, flags)
+                    : await runAdminCommand(services.tenancy, parsed.command, flags);
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {

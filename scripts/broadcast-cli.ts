@@ -29,20 +29,20 @@ export const broadcastUsage = [
   '  npm run broadcast -- list [--status <state>] [--limit <n>] [--cursor <c>]   the latest broadcasts, newest first',
   audienceCampaignUsage,
   '',
-  'CSV: a header row with countryCode,toPhoneNumber (or phone, the full international number), then the template\'s values:',
+  "CSV: a header row with countryCode,toPhoneNumber (or phone, the full international number), then the template's values:",
   '     param1 … paramN   the body parameters in order (a positional template: {{1}} … {{N}})',
-  '     first_name, …     a named template\'s body parameters, one column per name',
+  "     first_name, …     a named template's body parameters, one column per name",
   '     headerLink or headerMediaId (+ headerFilename for a document)   an IMAGE, VIDEO or DOCUMENT header',
   '     headerText        a text header with a variable',
   '     headerLatitude, headerLongitude (+ headerName, headerAddress)   a LOCATION header',
-  '     button0 … button9 the button at that index: a URL button\'s variable, a COPY_CODE button\'s coupon code,',
-  '                       a QUICK_REPLY button\'s payload (optional)',
-  '     every row and option is checked with the API\'s rules and the template\'s parameters before anything is sent.',
-  'values for every row (a row\'s own non-empty cell wins): --header-link <url>, --header-media-id <id>, --header-text <text>,',
+  "     button0 … button9 the button at that index: a URL button's variable, a COPY_CODE button's coupon code,",
+  "                       a QUICK_REPLY button's payload (optional)",
+  "     every row and option is checked with the API's rules and the template's parameters before anything is sent.",
+  "values for every row (a row's own non-empty cell wins): --header-link <url>, --header-media-id <id>, --header-text <text>,",
   '     --header-filename <name>, --header-latitude=<deg> --header-longitude=<deg> --header-name <name> --header-address <text>,',
   '     --button0 <value> … --button9 <value>, --param-<name> <value> (a named parameter)',
-  '     --limited-time-offer <iso>   the offer\'s expiry (a template with a limited-time offer)',
-  '     --carousel-file <json>       the request\'s carousel array, one card per template card, the same for every row',
+  "     --limited-time-offer <iso>   the offer's expiry (a template with a limited-time offer)",
+  "     --carousel-file <json>       the request's carousel array, one card per template card, the same for every row",
   '                                  (carousels cannot be given in CSV columns)',
   'connection: --base-url <broadcast API URL ending in /prod/api/v2> --api-key <key>, or BROADCAST_BASE_URL / BROADCAST_API_KEY;',
   '     locally neither is needed: they come from .local/demo.json (written by npm start). --demo-file <path> reads another file.',
@@ -81,7 +81,12 @@ const defaultOutput = (): CliOutput => ({
 });
 
 /** Runs one command; returns the exit code. */
-export async function broadcastCli(argv: string[], output: CliOutput = defaultOutput(), environment: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<number> {
+export async function broadcastCli(
+  argv: string[],
+  output: CliOutput = defaultOutput(),
+  environment: NodeJS.ProcessEnv = process.env,
+  cwd = process.cwd(),
+): Promise<number> {
   try {
     const { argv: rest, params } = extractParamOptions(argv);
     let parsed;
@@ -99,7 +104,8 @@ export async function broadcastCli(argv: string[], output: CliOutput = defaultOu
     const connection = () => resolveConnection(values, environment, cwd);
     const pollIntervalMs = values['poll-interval-ms'] === undefined ? 2000 : Number(values['poll-interval-ms']);
     if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < 0) throw new CliUsageError('--poll-interval-ms must be a whole number of milliseconds');
-    if (command === 'audience' || command === 'campaign') return await audienceCampaignCli(command, arguments_, { options: values, connection, pollIntervalMs, cwd, output });
+    if (command === 'audience' || command === 'campaign')
+      return await audienceCampaignCli(command, arguments_, { options: values, connection, pollIntervalMs, cwd, output });
     if (command === 'watch') {
       if (arguments_.length === 0) throw new CliUsageError('watch takes one or more job ids: npm run broadcast -- watch <jobId>');
       await watchCommand(clientFor(connection(), output), arguments_, { pollIntervalMs }, output);
@@ -107,7 +113,11 @@ export async function broadcastCli(argv: string[], output: CliOutput = defaultOu
     }
     if (command === 'list') {
       if (arguments_.length > 0) throw new CliUsageError(`list takes no positional arguments (got ${arguments_.join(' ')})`);
-      const query = { ...(values.status ? { status: values.status } : {}), ...(values.limit ? { limit: values.limit } : {}), ...(values.cursor ? { cursor: values.cursor } : {}) };
+      const query = {
+        ...(values.status ? { status: values.status } : {}),
+        ...(values.limit ? { limit: values.limit } : {}),
+        ...(values.cursor ? { cursor: values.cursor } : {}),
+      };
       await listCommand(clientFor(connection(), output), query, output);
       return 0;
     }
@@ -124,19 +134,23 @@ export async function broadcastCli(argv: string[], output: CliOutput = defaultOu
       }
       const common = commonValuesOf(values, params, cwd);
       const client = clientFor(connection(), output);
-      await sendCommand(client, {
-        csvPath,
-        fileContent,
-        fromPhoneNumber: values.from!,
-        templateName: values.template!,
-        templateLanguage: values.language!,
-        ...(values.schedule ? { scheduledAt: values.schedule } : {}),
-        ...(values.name ? { broadcastName: values.name } : {}),
-        wait: !values['no-wait'],
-        pollIntervalMs,
-        resend: values.resend === true,
-        common,
-      }, output);
+      await sendCommand(
+        client,
+        {
+          csvPath,
+          fileContent,
+          fromPhoneNumber: values.from!,
+          templateName: values.template!,
+          templateLanguage: values.language!,
+          ...(values.schedule ? { scheduledAt: values.schedule } : {}),
+          ...(values.name ? { broadcastName: values.name } : {}),
+          wait: !values['no-wait'],
+          pollIntervalMs,
+          resend: values.resend === true,
+          common,
+        },
+        output,
+      );
       return 0;
     }
     if (command === 'report') {
@@ -150,7 +164,12 @@ export async function broadcastCli(argv: string[], output: CliOutput = defaultOu
       printProblems(error, output);
       return 1;
     }
-    if (error instanceof BroadcastApiError || error instanceof TemplateChoiceError || error instanceof AlreadySentError || error instanceof CampaignCommandError) {
+    if (
+      error instanceof BroadcastApiError ||
+      error instanceof TemplateChoiceError ||
+      error instanceof AlreadySentError ||
+      error instanceof CampaignCommandError
+    ) {
       output.err(error.message);
       return 1;
     }

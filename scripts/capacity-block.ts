@@ -21,7 +21,7 @@ export function capacityBlock(): string {
   });
   return [
     CAPACITY_BEGIN,
-    '| function | load at peak (capacity-inputs.ts) | in flight (Little\'s law) | event source ceiling (L + 3√L) | locally |',
+    "| function | load at peak (capacity-inputs.ts) | in flight (Little's law) | event source ceiling (L + 3√L) | locally |",
     '| --- | --- | --- | --- | --- |',
     ...rows,
     '',

@@ -56,7 +56,9 @@ async function main() {
 /** Phase 1: all but the serial suites, two workers; phase 2: the serial suites, one worker. The first failure's code wins. */
 async function wholeSuite() {
   const ignored = ['/node_modules/', ...serialSuites.map((path) => `${escaped(path)}$`)];
-  const parallel = await run('npx', ['jest', ...jestArguments([]), ...ignored.flatMap((pattern) => ['--testPathIgnorePatterns', pattern])], { stdio: 'inherit' });
+  const parallel = await run('npx', ['jest', ...jestArguments([]), ...ignored.flatMap((pattern) => ['--testPathIgnorePatterns', pattern])], {
+    stdio: 'inherit',
+  });
   process.stderr.write(`\nnpm test: the suites that assert wall-clock timing, one at a time (test/support/serial-suites.cjs)\n`);
   const serial = await run('npx', ['jest', '--maxWorkers=1', '--runTestsByPath', ...serialSuites], { stdio: 'inherit' });
   return { code: parallel.code !== 0 ? parallel.code : serial.code };

@@ -14,7 +14,13 @@ export interface AcceptanceWait {
  * arrives for `stallMs` (the job is stuck, e.g. a failed chunk waiting out its visibility
  * timeout). Timing comes from the sandbox's `receivedAt`, not from this poll.
  */
-export async function awaitAccepted(options: { acceptedSoFar: () => number; expected: number; deadline: number; stallMs?: number; pollMs?: number }): Promise<AcceptanceWait> {
+export async function awaitAccepted(options: {
+  acceptedSoFar: () => number;
+  expected: number;
+  deadline: number;
+  stallMs?: number;
+  pollMs?: number;
+}): Promise<AcceptanceWait> {
   const stallMs = options.stallMs ?? 15_000;
   let firstMessageAt: number | undefined;
   let lastCount = 0;

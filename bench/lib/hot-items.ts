@@ -22,7 +22,8 @@ export function hottestByKind(keys: readonly KeyWrites[], messages: number): Hot
     if (!seen) byKind.set(id, { keys: 1, hottest: key });
     else {
       seen.keys += 1;
-      if (key.writes > seen.hottest.writes || (key.writes === seen.hottest.writes && key.peakWritesPerSecond > seen.hottest.peakWritesPerSecond)) seen.hottest = key;
+      if (key.writes > seen.hottest.writes || (key.writes === seen.hottest.writes && key.peakWritesPerSecond > seen.hottest.peakWritesPerSecond))
+        seen.hottest = key;
     }
   }
   const perThousand = (value: number) => (value / Math.max(1, messages)) * 1000;

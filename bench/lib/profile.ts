@@ -65,7 +65,10 @@ export async function profile<T>(work: () => Promise<T>, samplingIntervalUs = 25
  */
 const owners: Array<[RegExp, string]> = [
   [/node_modules\/(dynalite|level|memory-level|abstract-level|level-[^/]+|lazy|big\.js|lock|buffer-crc32|async)\//, 'harness: dynalite (DynamoDB emulator)'],
-  [/node_modules\/(fauxqs|fastify|@fastify\/[^/]+|avvio|find-my-way|light-my-request|toad-cache|pino[^/]*|fast-json-stringify|secure-json-parse)\//, 'harness: fauxqs (SQS emulator)'],
+  [
+    /node_modules\/(fauxqs|fastify|@fastify\/[^/]+|avvio|find-my-way|light-my-request|toad-cache|pino[^/]*|fast-json-stringify|secure-json-parse)\//,
+    'harness: fauxqs (SQS emulator)',
+  ],
   [/\/sandbox\//, 'harness: Cloud API sandbox'],
   [/\/bench\//, 'harness: bench client (fetch, keys, counters)'],
   [/\/local\/gateway\//, 'harness: local gateway (API Gateway stand-in)'],

@@ -119,7 +119,8 @@ export function itemSize(item: Record<string, AttributeValue>): number {
 
 const writeUnitsOf = (item: Record<string, AttributeValue> | undefined) => Math.max(1, Math.ceil((item ? itemSize(item) : 0) / 1024));
 
-const stringOf = (value: unknown): string => (typeof value === 'object' && value !== null ? String((value as { S?: unknown; N?: unknown }).S ?? (value as { N?: unknown }).N ?? '') : '');
+const stringOf = (value: unknown): string =>
+  typeof value === 'object' && value !== null ? String((value as { S?: unknown; N?: unknown }).S ?? (value as { N?: unknown }).N ?? '') : '';
 
 /** An item's full key (`table pk | sk`), or for an index copy `table/gsiN gsiNpk | gsiNsk`. */
 const fullKey = (table: string, item: Record<string, AttributeValue>, index?: string): string => {
@@ -202,7 +203,13 @@ export class RequestCounter {
   }
 
   /** Files one write request's items (and their index copies) under their keys. */
-  private noteItemWrites(operation: string, input: Record<string, any>, output: { Attributes?: Record<string, AttributeValue>; ConsumedCapacity?: unknown } | undefined, units: number, refused: boolean): void {
+  private noteItemWrites(
+    operation: string,
+    input: Record<string, any>,
+    output: { Attributes?: Record<string, AttributeValue>; ConsumedCapacity?: unknown } | undefined,
+    units: number,
+    refused: boolean,
+  ): void {
     if (!this.keyWrites) return;
     const note = (table: string, item: Record<string, AttributeValue>, itemUnits: number, indexSource?: Record<string, AttributeValue>) => {
       const itemKey = fullKey(table, item);
@@ -287,7 +294,8 @@ export class RequestCounter {
           }
         } else {
           label = `${operation} ${keyLabel(String(input.TableName ?? '?'), input.Key ?? input.Item ?? undefined)}`;
-          if (operation === 'Query') label = `${operation} ${String(input.TableName ?? '?').replace(/^local-/, '')}${input.IndexName ? `/${input.IndexName}` : ''} ${String(Object.values(input.ExpressionAttributeValues ?? {})[0] && prefixOf(Object.values(input.ExpressionAttributeValues)[0]))}`;
+          if (operation === 'Query')
+            label = `${operation} ${String(input.TableName ?? '?').replace(/^local-/, '')}${input.IndexName ? `/${input.IndexName}` : ''} ${String(Object.values(input.ExpressionAttributeValues ?? {})[0] && prefixOf(Object.values(input.ExpressionAttributeValues)[0]))}`;
           if (operation === 'PutItem' && input.Item?.gsi1pk) gsiWriteUnits += writeUnitsOf(input.Item);
         }
         const entries = this.dynamoEntries(label);
@@ -297,7 +305,8 @@ export class RequestCounter {
           const output = result.output as { ConsumedCapacity?: CapacityEntry | CapacityEntry[]; Attributes?: Record<string, AttributeValue> };
           const capacities = ([] as CapacityEntry[]).concat(output.ConsumedCapacity ?? []);
           const units = capacities.reduce((sum, capacity) => sum + (capacity.CapacityUnits ?? 0), 0);
-          if (operation === 'UpdateItem' && input.ReturnValues === 'ALL_NEW' && hasIndexKey(output.Attributes)) gsiWriteUnits += writeUnitsOf(output.Attributes);
+          if (operation === 'UpdateItem' && input.ReturnValues === 'ALL_NEW' && hasIndexKey(output.Attributes))
+            gsiWriteUnits += writeUnitsOf(output.Attributes);
           for (const entry of entries) {
             if (isWrite) entry.writeUnits += units + gsiWriteUnits;
             else entry.readUnits += units;

@@ -34,12 +34,7 @@ const ids = (n: number) => {
   };
 };
 
-export async function createBenchTenant(
-  services: Services,
-  sandbox: CloudApiSandbox,
-  n: number,
-  messagesPerSecond: number,
-): Promise<BenchTenant> {
+export async function createBenchTenant(services: Services, sandbox: CloudApiSandbox, n: number, messagesPerSecond: number): Promise<BenchTenant> {
   const { wabaId, businessId, phoneNumberId, phoneNumber, templateId, richTemplateId } = ids(n);
   const accessToken = `sandbox-token-bench-${n}`;
   const account: SandboxBusinessAccount = {

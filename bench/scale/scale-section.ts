@@ -75,23 +75,51 @@ export async function benchScale(options: ScaleSectionOptions): Promise<{ figure
 }
 
 function printFigures(figures: ScaleFigures, log: (line: string) => void): void {
-  log(`${round(figures.virtualSeconds, 0)} s of virtual time in ${round(figures.wallSeconds, 1)} s on this machine, ${round(figures.cpuSeconds, 1)} s of CPU (${figures.events} timer events)`);
+  log(
+    `${round(figures.virtualSeconds, 0)} s of virtual time in ${round(figures.wallSeconds, 1)} s on this machine, ${round(figures.cpuSeconds, 1)} s of CPU (${figures.events} timer events)`,
+  );
   const perCpuSecond = figures.virtualSeconds / Math.max(0.001, figures.cpuSeconds);
   log(
     `At the full load a CPU second buys ${round(perCpuSecond, 2)} s of virtual time: 5 minutes of one core reach ~${round(300 * perCpuSecond, 0)} s of the scenario's 7,200 (this run's wall/CPU ratio, ${round(figures.wallSeconds / Math.max(0.001, figures.cpuSeconds), 2)}, says how loaded the machine was)`,
   );
   const rates = figures.accountRates;
-  log(`Per-account send rate against its tier (after a 10 s warm-up): ${rates.atGoal} of ${rates.accounts} accounts at >= 95 %; median ${pct(rates.median)}, lowest ${pct(rates.min)}`);
-  log(renderTable(['account', 'tier /s', 'sent /s', 'of tier'], rates.worst.map((rate) => [rate.account, rate.tierPerSecond, round(rate.sentPerSecond, 1), pct(rate.ofTier)])));
+  log(
+    `Per-account send rate against its tier (after a 10 s warm-up): ${rates.atGoal} of ${rates.accounts} accounts at >= 95 %; median ${pct(rates.median)}, lowest ${pct(rates.min)}`,
+  );
+  log(
+    renderTable(
+      ['account', 'tier /s', 'sent /s', 'of tier'],
+      rates.worst.map((rate) => [rate.account, rate.tierPerSecond, round(rate.sentPerSecond, 1), pct(rate.ofTier)]),
+    ),
+  );
   const singles = figures.singles;
-  log(`Single messages, accept to Meta: ${singles.accepted} accepted, ${singles.reached} reached Meta; p50 ${latency(singles.p50Ms)}, p99 ${latency(singles.p99Ms)}, max ${latency(singles.maxMs)}`);
+  log(
+    `Single messages, accept to Meta: ${singles.accepted} accepted, ${singles.reached} reached Meta; p50 ${latency(singles.p50Ms)}, p99 ${latency(singles.p99Ms)}, max ${latency(singles.maxMs)}`,
+  );
   log(`Hottest partition keys (${figures.throttledWrites} throttled writes retried):`);
-  log(renderTable(['partition key', 'peak WCU/s', 'mean WCU/s'], figures.hottestKeys.map((key) => [key.key, key.peakWcuPerSecond, round(key.meanWcuPerSecond, 1)])));
+  log(
+    renderTable(
+      ['partition key', 'peak WCU/s', 'mean WCU/s'],
+      figures.hottestKeys.map((key) => [key.key, key.peakWcuPerSecond, round(key.meanWcuPerSecond, 1)]),
+    ),
+  );
   log(`Lambda concurrency (peak sum ${figures.lambdaPeakSum} of the account's ${figures.accountConcurrencyQuota}):`);
-  log(renderTable(['function', 'peak', 'ceiling', 'invocations', 'cold starts', 'overruns'], figures.lambda.map((fn) => [fn.name, fn.peak, fn.max, fn.invocations, fn.coldStarts, fn.overruns])));
-  log(renderTable(['queue', 'sent', 'redelivered', 'dead-lettered', 'backlog at end'], figures.queues.map((queue) => [queue.name, queue.sent, queue.redelivered, queue.deadLettered, queue.backlogAtEnd])));
+  log(
+    renderTable(
+      ['function', 'peak', 'ceiling', 'invocations', 'cold starts', 'overruns'],
+      figures.lambda.map((fn) => [fn.name, fn.peak, fn.max, fn.invocations, fn.coldStarts, fn.overruns]),
+    ),
+  );
+  log(
+    renderTable(
+      ['queue', 'sent', 'redelivered', 'dead-lettered', 'backlog at end'],
+      figures.queues.map((queue) => [queue.name, queue.sent, queue.redelivered, queue.deadLettered, queue.backlogAtEnd]),
+    ),
+  );
   const meta = figures.meta;
-  log(`Meta took ${meta.taken} messages, refused ${meta.refused130429} with 130429; ${meta.statuses} statuses in ${meta.webhookPosts} POSTs, ${meta.statusesApplied} applied`);
+  log(
+    `Meta took ${meta.taken} messages, refused ${meta.refused130429} with 130429; ${meta.statuses} statuses in ${meta.webhookPosts} POSTs, ${meta.statusesApplied} applied`,
+  );
   const events = figures.customerEvents;
   log(
     `Customer events (the real dispatcher) while one organization's endpoints never answer: ${events.published} published, other organizations' ${events.othersDelivered} delivered (${events.othersPending} not by the end); publish to endpoint, quiet organizations p50 ${latency(events.quiet.p50Ms)} p99 ${latency(events.quiet.p99Ms)} (${events.quiet.delivered}), busy ones (~240 events/s to one endpoint) p50 ${latency(events.busy.p50Ms)} p99 ${latency(events.busy.p99Ms)} (${events.busy.delivered}); the failing organization: ${events.failingCalls} calls (each its whole timeout), ${events.failingDeadLettered} given up; ${events.requeued} deliveries re-queued`,
@@ -109,16 +137,41 @@ function goalsOf(figures: ScaleFigures): Goal[] {
   const hottest = figures.hottestKeys[0];
   const overCeiling = figures.lambda.filter((fn) => fn.peak >= fn.max).map((fn) => fn.name);
   return [
-    { figure: 'scale: draining accounts at >= 95 % of their tier', value: `${accountRates.atGoal} of ${accountRates.accounts} (lowest ${pct(accountRates.min)})`, goal: 'every account', met: accountRates.atGoal === accountRates.accounts ? 'yes' : 'no' },
-    { figure: 'scale: single message accept to Meta p50 / p99', value: `${latency(singles.p50Ms)} / ${latency(singles.p99Ms)}`, goal: 'p99 <= 2 s', met: singles.p99Ms <= 2000 ? 'yes' : 'no' },
-    { figure: 'scale: hottest partition key', value: hottest ? `${hottest.key} ${hottest.peakWcuPerSecond} WCU/s` : 'none', goal: '< 1,000 WCU/s', met: !hottest || hottest.peakWcuPerSecond < 1000 ? 'yes' : 'no' },
-    { figure: 'scale: Lambda concurrency (peak sum / quota)', value: `${figures.lambdaPeakSum} / ${figures.accountConcurrencyQuota}; at their ceiling: ${overCeiling.join(', ') || 'none'}`, goal: 'within quota, no function held at its ceiling', met: figures.lambdaPeakSum <= figures.accountConcurrencyQuota && overCeiling.length === 0 ? 'yes' : 'no' },
+    {
+      figure: 'scale: draining accounts at >= 95 % of their tier',
+      value: `${accountRates.atGoal} of ${accountRates.accounts} (lowest ${pct(accountRates.min)})`,
+      goal: 'every account',
+      met: accountRates.atGoal === accountRates.accounts ? 'yes' : 'no',
+    },
+    {
+      figure: 'scale: single message accept to Meta p50 / p99',
+      value: `${latency(singles.p50Ms)} / ${latency(singles.p99Ms)}`,
+      goal: 'p99 <= 2 s',
+      met: singles.p99Ms <= 2000 ? 'yes' : 'no',
+    },
+    {
+      figure: 'scale: hottest partition key',
+      value: hottest ? `${hottest.key} ${hottest.peakWcuPerSecond} WCU/s` : 'none',
+      goal: '< 1,000 WCU/s',
+      met: !hottest || hottest.peakWcuPerSecond < 1000 ? 'yes' : 'no',
+    },
+    {
+      figure: 'scale: Lambda concurrency (peak sum / quota)',
+      value: `${figures.lambdaPeakSum} / ${figures.accountConcurrencyQuota}; at their ceiling: ${overCeiling.join(', ') || 'none'}`,
+      goal: 'within quota, no function held at its ceiling',
+      met: figures.lambdaPeakSum <= figures.accountConcurrencyQuota && overCeiling.length === 0 ? 'yes' : 'no',
+    },
     {
       figure: "scale: other organizations' customer events while one organization's endpoints fail (quiet / busy p99)",
       value: `${latency(figures.customerEvents.quiet.p99Ms)} / ${latency(figures.customerEvents.busy.p99Ms)}`,
       goal: 'quiet p99 <= 5 s (the fairness test of docs/CUSTOMER-WEBHOOKS.md)',
       met: figures.customerEvents.quiet.p99Ms <= 5000 ? 'yes' : 'no',
     },
-    { figure: 'scale: exactly once (duplicates, lost, unknown without a fault)', value: `${once.duplicates}, ${once.lost}, ${once.unknownWithoutFault}`, goal: '0, 0, 0', met: once.duplicates + once.lost + once.unknownWithoutFault === 0 ? 'yes' : 'no' },
+    {
+      figure: 'scale: exactly once (duplicates, lost, unknown without a fault)',
+      value: `${once.duplicates}, ${once.lost}, ${once.unknownWithoutFault}`,
+      goal: '0, 0, 0',
+      met: once.duplicates + once.lost + once.unknownWithoutFault === 0 ? 'yes' : 'no',
+    },
   ];
 }

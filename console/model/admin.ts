@@ -39,7 +39,8 @@ const DELIVERIES: Record<string, string> = {
  * invitationWords({ delivery: 'email-sent-by-identity-provider' }); // 'The sign-in service emailed them an invitation with a temporary password.'
  */
 export const invitationWords = (invitation: InviteAnswer['invitation']): string =>
-  DELIVERIES[invitation.delivery] ?? (invitation.temporaryPassword ? 'Their account was created with the temporary password below.' : `Invitation: ${invitation.delivery}.`);
+  DELIVERIES[invitation.delivery] ??
+  (invitation.temporaryPassword ? 'Their account was created with the temporary password below.' : `Invitation: ${invitation.delivery}.`);
 
 /**
  * Who acted, as the audit table says it.

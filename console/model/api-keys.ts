@@ -43,7 +43,8 @@ export const originWords = (origin: ApiKeyRow['origin']): string => ORIGINS[orig
  * scopeWords({ boundPhoneNumber: '15550100001' }); // 'Only sender +15550100001'
  * scopeWords({}); // 'The whole organization'
  */
-export const scopeWords = (key: Pick<ApiKeyRow, 'boundPhoneNumber'>): string => (key.boundPhoneNumber ? `Only sender +${key.boundPhoneNumber}` : 'The whole organization');
+export const scopeWords = (key: Pick<ApiKeyRow, 'boundPhoneNumber'>): string =>
+  key.boundPhoneNumber ? `Only sender +${key.boundPhoneNumber}` : 'The whole organization';
 
 /**
  * The confirmation asked before a revocation; revoking the key the console is signed in with says

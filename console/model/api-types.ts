@@ -9,7 +9,19 @@ import type { SendRules } from '../../shared/send-rules/send-rules.schema';
 import type { CanaryView, PauseShown, SendWindowPlan, WaitingCounts } from './respect-types';
 export type JobStatus = 'SCHEDULED' | 'QUEUED_FOR_PROCESSING' | 'PROCESSING' | 'PAUSED' | 'COMPLETED' | 'COMPLETED_WITH_FAILURES' | 'FAILED' | 'CANCELLED';
 
-export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD', 'HELD_OUT', 'WAITING'] as const;
+export const RECIPIENT_STATUSES = [
+  'PENDING',
+  'SENT',
+  'DELIVERED',
+  'READ',
+  'FAILED',
+  'UNKNOWN',
+  'UNCONFIRMED',
+  'CANCELLED',
+  'HELD',
+  'HELD_OUT',
+  'WAITING',
+] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export interface CostByCategory {
@@ -157,7 +169,18 @@ export interface FollowUpAccepted {
 }
 
 /** Every state a campaign reads as (docs/CAMPAIGNS.md; GET /campaigns?state= accepts exactly these). */
-export const CAMPAIGN_STATES = ['DRAFT', 'SCHEDULED', 'LAUNCHING', 'SENDING', 'WAITING_FOR_LIMIT', 'PAUSED', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'CANCELLED', 'FAILED'] as const;
+export const CAMPAIGN_STATES = [
+  'DRAFT',
+  'SCHEDULED',
+  'LAUNCHING',
+  'SENDING',
+  'WAITING_FOR_LIMIT',
+  'PAUSED',
+  'COMPLETED',
+  'COMPLETED_WITH_FAILURES',
+  'CANCELLED',
+  'FAILED',
+] as const;
 export type CampaignState = (typeof CAMPAIGN_STATES)[number];
 
 /** A campaign's counts across its whole audience, by the rules of a job's summary (`sent` includes delivered and read). */
@@ -298,7 +321,14 @@ export interface MembersWritten {
 export interface CampaignDryRunAnswer {
   audience: { members: number; duplicates: number; optedOut: number; excluded: number; filteredOut: number; missingAttribute: number; invalid: number };
   sendable: number;
-  estimatedCost?: { currency: string; amount: string; priced: number; unpriced: number; byCategory: Record<string, { count: number; amount: string }>; upTo?: true };
+  estimatedCost?: {
+    currency: string;
+    amount: string;
+    priced: number;
+    unpriced: number;
+    byCategory: Record<string, { count: number; amount: string }>;
+    upTo?: true;
+  };
   messagingLimit: { tier: string; headroom: number | null; plan: Array<{ from: string; recipients: number }> };
   sample: Array<Record<string, unknown>>;
   estimated: boolean;

@@ -99,7 +99,11 @@ export function limitPlanLines(limit: CampaignDryRunAnswer['messagingLimit']): s
  * confirmationText({ sendable: 1990, estimatedCost: undefined }, 'order_shipped', undefined);
  * // 'Send order_shipped to 1,990 members now? Cost: not estimated (no rate card).'
  */
-export function confirmationText(answer: Pick<CampaignDryRunAnswer, 'sendable' | 'estimatedCost'>, templateName: string, scheduledAt: string | undefined): string {
+export function confirmationText(
+  answer: Pick<CampaignDryRunAnswer, 'sendable' | 'estimatedCost'>,
+  templateName: string,
+  scheduledAt: string | undefined,
+): string {
   const when = scheduledAt ? `at ${formatTime(scheduledAt)}` : 'now';
   const cost = costText(answer);
   return `Send ${templateName} to ${formatCount(answer.sendable)} members ${when}? Cost: ${cost ?? 'not estimated (no rate card)'}.`;
@@ -112,7 +116,10 @@ export function confirmationText(answer: Pick<CampaignDryRunAnswer, 'sendable' |
  * @example
  * memberMatches({ countryCode: '91', toPhoneNumber: '9800000001', attributes: { first_name: 'Ada' }, tags: [] }, '+91 98000'); // true
  */
-export function memberMatches(member: { countryCode: string; toPhoneNumber: string; userId?: string; attributes: Record<string, unknown>; tags: string[] }, query: string): boolean {
+export function memberMatches(
+  member: { countryCode: string; toPhoneNumber: string; userId?: string; attributes: Record<string, unknown>; tags: string[] },
+  query: string,
+): boolean {
   const wanted = query.trim().toLowerCase();
   if (wanted === '') return true;
   const digits = wanted.replace(/[\s+\-()]/g, '');

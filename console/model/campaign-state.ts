@@ -63,7 +63,8 @@ export function campaignControlsOf(state: CampaignState): CampaignControls {
  * campaignStateNoteOf({ state: 'PAUSED', pause: { pausedBy: 'user' } } as CampaignView); // 'paused by user'
  */
 export function campaignStateNoteOf(view: Pick<CampaignView, 'state' | 'waitingUntil' | 'pause' | 'totals'>): string | undefined {
-  if (view.state === 'WAITING_FOR_LIMIT') return view.waitingUntil ? `goes on at ${formatTime(view.waitingUntil)} as the 24-hour window frees` : 'goes on as the 24-hour window frees';
+  if (view.state === 'WAITING_FOR_LIMIT')
+    return view.waitingUntil ? `goes on at ${formatTime(view.waitingUntil)} as the 24-hour window frees` : 'goes on as the 24-hour window frees';
   if (view.state === 'PAUSED') {
     const by = view.pause?.pausedBy ?? view.pause?.by;
     const parts = [by ? `paused by ${by}` : undefined, view.pause?.reason].filter((part): part is string => !!part);

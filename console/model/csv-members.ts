@@ -36,13 +36,15 @@ export interface LineProblem {
 export type CsvMembers = { ok: true; members: CsvMember[]; problems: LineProblem[]; attributes: string[] } | { ok: false; problem: LineProblem };
 
 function headerProblem(header: readonly string[]): LineProblem | undefined {
-  if (!header.includes('toPhoneNumber') && !header.includes('userId')) return { line: 1, field: 'header', rule: 'must name toPhoneNumber (with countryCode) or userId' };
+  if (!header.includes('toPhoneNumber') && !header.includes('userId'))
+    return { line: 1, field: 'header', rule: 'must name toPhoneNumber (with countryCode) or userId' };
   const seen = new Set<string>();
   for (const name of header) {
     if (seen.has(name)) return { line: 1, field: 'header', rule: `names ${name} twice` };
     seen.add(name);
     const known = (IDENTITY_COLUMNS as readonly string[]).includes(name) || name === TAGS_COLUMN;
-    if (!known && !ATTRIBUTE_NAME.test(name)) return { line: 1, field: `header ${JSON.stringify(name)}`, rule: 'must be an attribute name: letters, digits and _ (1 to 64 characters)' };
+    if (!known && !ATTRIBUTE_NAME.test(name))
+      return { line: 1, field: `header ${JSON.stringify(name)}`, rule: 'must be an attribute name: letters, digits and _ (1 to 64 characters)' };
   }
   return undefined;
 }
@@ -55,7 +57,11 @@ function memberOf(header: readonly string[], fields: readonly string[]): MemberR
     // An empty cell is an absent field: an attribute left empty takes the campaign's fallback.
     if (value === '') return;
     if (name === 'countryCode' || name === 'toPhoneNumber' || name === 'userId') member[name] = value;
-    else if (name === TAGS_COLUMN) member.tags = value.split('|').map((tag) => tag.trim()).filter((tag) => tag !== '');
+    else if (name === TAGS_COLUMN)
+      member.tags = value
+        .split('|')
+        .map((tag) => tag.trim())
+        .filter((tag) => tag !== '');
     else attributes[name] = value;
   });
   if (Object.keys(attributes).length > 0) member.attributes = attributes;

@@ -65,7 +65,12 @@ export interface FollowUpForm {
  * audienceOf('unread', 24); // { statuses: ['SENT', 'DELIVERED'], notReadAfterHours: 24 }
  * audienceOf('outcome', undefined, { replied: false }, ['READ']); // { statuses: ['READ'], replied: false }
  */
-export function audienceOf(kind: FollowUpKind, notReadAfterHours?: number, filters: OutcomeFilters = {}, statuses?: readonly string[]): Record<string, unknown> {
+export function audienceOf(
+  kind: FollowUpKind,
+  notReadAfterHours?: number,
+  filters: OutcomeFilters = {},
+  statuses?: readonly string[],
+): Record<string, unknown> {
   if (kind === 'failed') return { statuses: ['FAILED'] };
   const outcome = {
     ...(filters.replied === undefined ? {} : { replied: filters.replied }),
@@ -138,8 +143,16 @@ export const hasAudience = (kind: FollowUpKind, status: JobStatusView): boolean 
  * @example
  * followUpOriginOfCampaign({ name: 'Spring', fromPhoneNumber: '1', template: { name: 'promo', language: 'en', category: 'MARKETING' } }).templateType; // 'MARKETING'
  */
-export function followUpOriginOfCampaign(campaign: Pick<CampaignView, 'name' | 'fromPhoneNumber' | 'template'> & { totals?: Pick<CampaignView['totals'], 'buttons'> }): FollowUpOrigin {
+export function followUpOriginOfCampaign(
+  campaign: Pick<CampaignView, 'name' | 'fromPhoneNumber' | 'template'> & { totals?: Pick<CampaignView['totals'], 'buttons'> },
+): FollowUpOrigin {
   const { name, language, category } = campaign.template;
   const tapped = tappedPayloadsOf(campaign.totals?.buttons);
-  return { broadcastName: campaign.name, template: { name, language }, fromPhoneNumber: campaign.fromPhoneNumber, templateType: category, ...(tapped.length ? { tappedPayloads: tapped } : {}) };
+  return {
+    broadcastName: campaign.name,
+    template: { name, language },
+    fromPhoneNumber: campaign.fromPhoneNumber,
+    templateType: category,
+    ...(tapped.length ? { tappedPayloads: tapped } : {}),
+  };
 }

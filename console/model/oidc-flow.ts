@@ -63,7 +63,10 @@ export const redirectUriOf = (href: string): string => {
  * authorizationUrlOf('https://idp/auth', { clientId: 'console', redirectUri: 'https://x/console/', state: 's', nonce: 'n', challenge: 'c' });
  * // 'https://idp/auth?response_type=code&client_id=console&redirect_uri=…&scope=openid+email&state=s&nonce=n&code_challenge=c&code_challenge_method=S256'
  */
-export function authorizationUrlOf(endpoint: string, request: { clientId: string; redirectUri: string; state: string; nonce: string; challenge: string }): string {
+export function authorizationUrlOf(
+  endpoint: string,
+  request: { clientId: string; redirectUri: string; state: string; nonce: string; challenge: string },
+): string {
   const url = new URL(endpoint);
   const parameters: Record<string, string> = {
     response_type: 'code',
@@ -121,7 +124,13 @@ export function addressWithoutCallback(href: string): string {
  * // 'grant_type=authorization_code&code=c&redirect_uri=https%3A%2F%2Fx%2Fconsole%2F&client_id=console&code_verifier=v'
  */
 export const tokenRequestBody = (request: { code: string; redirectUri: string; clientId: string; verifier: string }): string =>
-  new URLSearchParams({ grant_type: 'authorization_code', code: request.code, redirect_uri: request.redirectUri, client_id: request.clientId, code_verifier: request.verifier }).toString();
+  new URLSearchParams({
+    grant_type: 'authorization_code',
+    code: request.code,
+    redirect_uri: request.redirectUri,
+    client_id: request.clientId,
+    code_verifier: request.verifier,
+  }).toString();
 
 /** The claims the console reads of its ID token (the API verifies the signature; the console checks the nonce). */
 export interface IdTokenClaims {

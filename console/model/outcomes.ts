@@ -62,7 +62,8 @@ export function outcomeBarsOf(counts: OutcomeTotals & { delivered: number }): Fu
  * @example
  * heldOutBarOf({ heldOut: 100 }); // [{ label: 'Held out', value: 100 }]
  */
-export const heldOutBarOf = (counts: OutcomeTotals): FunnelBar[] => (typeof counts.heldOut === 'number' && counts.heldOut > 0 ? [{ label: 'Held out', value: counts.heldOut }] : []);
+export const heldOutBarOf = (counts: OutcomeTotals): FunnelBar[] =>
+  typeof counts.heldOut === 'number' && counts.heldOut > 0 ? [{ label: 'Held out', value: counts.heldOut }] : [];
 
 export interface ButtonRow {
   button: string;
@@ -127,7 +128,8 @@ export function liftRowsOf(lift: CampaignLift, currency: string | undefined): Ar
     ['Inbound rate of those held out', `${fractionText(lift.holdoutInboundRate)} (${formatCount(lift.holdoutInbound)} of ${formatCount(lift.heldOut)})`],
     ['Replies the campaign caused (incremental)', new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 }).format(lift.incrementalReplies)],
   ];
-  if (lift.costPerIncrementalReply) rows.push(['Cost per incremental reply', currency ? formatMoney(lift.costPerIncrementalReply, currency) : lift.costPerIncrementalReply]);
+  if (lift.costPerIncrementalReply)
+    rows.push(['Cost per incremental reply', currency ? formatMoney(lift.costPerIncrementalReply, currency) : lift.costPerIncrementalReply]);
   return rows;
 }
 
@@ -139,7 +141,8 @@ export function liftRowsOf(lift: CampaignLift, currency: string | undefined): Ar
  * liftVerdictOf({ reliable: false, heldOut: 37, sent: 3250, replied: 325, holdoutInbound: 1 } as CampaignLift); // UNRELIABLE_LIFT.heldOut
  */
 export function liftVerdictOf(lift: CampaignLift): string {
-  if (lift.reliable) return 'The held-out members were drawn at random and never sent: the difference between the two rates is what the campaign added (95 % confidence).';
+  if (lift.reliable)
+    return 'The held-out members were drawn at random and never sent: the difference between the two rates is what the campaign added (95 % confidence).';
   if (lift.heldOut < MIN_GROUP || lift.sent < MIN_GROUP) return UNRELIABLE_LIFT.heldOut;
   if (lift.replied + lift.holdoutInbound < MIN_RESPONSES) return UNRELIABLE_LIFT.responses;
   return UNRELIABLE_LIFT.chance;

@@ -32,10 +32,16 @@ export const percentOf = (share: number): string => `${(share * 100).toFixed(sha
 export function waitingFactsOf(counts: WaitingCounts): Array<[string, string]> {
   const facts: Array<[string, string]> = [];
   if (counts.waitingForWindow) {
-    facts.push(['Waiting for their send window', `${formatCount(counts.waitingForWindow)}${counts.nextWindowAt ? `, next opening ${formatTime(counts.nextWindowAt)}` : ''}`]);
+    facts.push([
+      'Waiting for their send window',
+      `${formatCount(counts.waitingForWindow)}${counts.nextWindowAt ? `, next opening ${formatTime(counts.nextWindowAt)}` : ''}`,
+    ]);
   }
   if (counts.deferredByCap) {
-    facts.push(['Deferred by the frequency cap', `${formatCount(counts.deferredByCap)}${counts.nextCapAt ? `, the cap next allows one at ${formatTime(counts.nextCapAt)}` : ''}`]);
+    facts.push([
+      'Deferred by the frequency cap',
+      `${formatCount(counts.deferredByCap)}${counts.nextCapAt ? `, the cap next allows one at ${formatTime(counts.nextCapAt)}` : ''}`,
+    ]);
   }
   return facts;
 }
@@ -96,7 +102,11 @@ export function haltRowsOf(halt: HaltView): HaltRow[] {
  */
 export function pauseWords(pause: PauseShown): string {
   if (pause.pausedBy === 'canary') {
-    const over = pause.halt ? haltRowsOf(pause.halt).filter((row) => row.over).map((row) => row.short) : [];
+    const over = pause.halt
+      ? haltRowsOf(pause.halt)
+          .filter((row) => row.over)
+          .map((row) => row.short)
+      : [];
     return `Halted by its thresholds${pause.halt ? ` after ${formatCount(pause.halt.sent)} sent` : ''}${over.length ? `: ${over.join('; ')}` : ''}. Resume to send the rest, or cancel.`;
   }
   const by = pause.pausedBy === 'user' ? 'a person' : pause.pausedBy === 'meta' ? 'Meta' : pause.pausedBy;
@@ -226,7 +236,11 @@ export function contactPolicyOf(data: unknown): ContactPolicyView | undefined {
 }
 
 /** The policy form's labels, by the body's field: a problem names the field the person typed in. */
-const POLICY_LABELS: Readonly<Record<string, string>> = { marketingPerPerson: 'Messages per person', perDays: 'In any (days)', categories: 'Categories counted' };
+const POLICY_LABELS: Readonly<Record<string, string>> = {
+  marketingPerPerson: 'Messages per person',
+  perDays: 'In any (days)',
+  categories: 'Categories counted',
+};
 
 /**
  * The body of `PUT /contact-policy` from the form, or the problem as the API's 400 words it (its own

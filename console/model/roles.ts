@@ -90,7 +90,8 @@ export const showsAdminScreens = (me: Me | undefined): boolean => !!me && roleAl
  */
 export function meOf(data: unknown): Me | undefined {
   const value = data as Partial<Me> | null;
-  if (!value || typeof value.organizationId !== 'string' || (value.actor !== 'person' && value.actor !== 'api-key') || !isPersonRole(value.role)) return undefined;
+  if (!value || typeof value.organizationId !== 'string' || (value.actor !== 'person' && value.actor !== 'api-key') || !isPersonRole(value.role))
+    return undefined;
   return value as Me;
 }
 

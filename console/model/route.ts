@@ -22,7 +22,11 @@ const ADMIN_SCREENS: Record<string, Route> = { '#/people': { page: 'people' }, '
 /** The builder's pages (docs/CONSOLE.md "Audiences", "Templates", "New campaign"): `#/audiences`, `#/audiences/<audienceId>`, `#/templates`, `#/campaigns/new`. */
 export type BuilderRoute = { page: 'audiences' } | { page: 'audience'; audienceId: string } | { page: 'templates' } | { page: 'campaign-new' };
 
-const BUILDER_PAGES: Readonly<Record<string, BuilderRoute>> = { '#/audiences': { page: 'audiences' }, '#/templates': { page: 'templates' }, '#/campaigns/new': { page: 'campaign-new' } };
+const BUILDER_PAGES: Readonly<Record<string, BuilderRoute>> = {
+  '#/audiences': { page: 'audiences' },
+  '#/templates': { page: 'templates' },
+  '#/campaigns/new': { page: 'campaign-new' },
+};
 
 /** A builder page's route, or undefined (a malformed audience id is the audience list). */
 function builderRouteOf(hash: string): BuilderRoute | undefined {

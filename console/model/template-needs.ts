@@ -42,7 +42,10 @@ export function unsupportedInBuilder(parameters: TemplateRequirements): string |
 
 function headerNeed(header: TemplateRequirements['header']): Need[] {
   if (!header) return [];
-  if (header.type === 'TEXT') return header.dynamic ? [{ key: 'header', label: 'Header text variable', place: { in: 'header', type: 'text' }, optional: false, maxLength: header.maxLength }] : [];
+  if (header.type === 'TEXT')
+    return header.dynamic
+      ? [{ key: 'header', label: 'Header text variable', place: { in: 'header', type: 'text' }, optional: false, maxLength: header.maxLength }]
+      : [];
   if (header.type === 'LOCATION') return [];
   const type = MEDIA[header.type];
   return [{ key: 'header', label: `Header ${type} link (https://)`, place: { in: 'header', type }, optional: false }];
@@ -58,10 +61,26 @@ function buttonNeeds(buttons: readonly ListedButton[] | undefined): Need[] {
   return (buttons ?? []).flatMap((button): Need[] => {
     const type = BUTTON_TYPES[button.type as keyof typeof BUTTON_TYPES];
     if (type === 'url' && button.tracked) {
-      return [{ key: `button-${button.index}`, label: `Button ${button.index + 1}: tracked link destination (https://)`, place: { in: 'button', index: button.index, type, tracked: true }, optional: false, maxLength: MAX_TRACKED_URL_LENGTH }];
+      return [
+        {
+          key: `button-${button.index}`,
+          label: `Button ${button.index + 1}: tracked link destination (https://)`,
+          place: { in: 'button', index: button.index, type, tracked: true },
+          optional: false,
+          maxLength: MAX_TRACKED_URL_LENGTH,
+        },
+      ];
     }
     if (!type || (type === 'url' && !button.dynamic)) return [];
-    return [{ key: `button-${button.index}`, label: `Button ${button.index + 1}: ${BUTTON_LABELS[type]}`, place: { in: 'button', index: button.index, type }, optional: type === 'quick_reply', maxLength: button.maxLength }];
+    return [
+      {
+        key: `button-${button.index}`,
+        label: `Button ${button.index + 1}: ${BUTTON_LABELS[type]}`,
+        place: { in: 'button', index: button.index, type },
+        optional: type === 'quick_reply',
+        maxLength: button.maxLength,
+      },
+    ];
   });
 }
 
@@ -75,7 +94,12 @@ function buttonNeeds(buttons: readonly ListedButton[] | undefined): Need[] {
 export function needsOf(parameters: TemplateRequirements): Need[] {
   const body: Need[] =
     parameters.body.format === 'POSITIONAL'
-      ? Array.from({ length: parameters.body.count }, (_, offset) => ({ key: `body-${offset + 1}`, label: `Body {{${offset + 1}}}`, place: { in: 'body', position: offset + 1 }, optional: false }))
+      ? Array.from({ length: parameters.body.count }, (_, offset) => ({
+          key: `body-${offset + 1}`,
+          label: `Body {{${offset + 1}}}`,
+          place: { in: 'body', position: offset + 1 },
+          optional: false,
+        }))
       : parameters.body.names.map((name) => ({ key: `body-${name}`, label: `Body {{${name}}}`, place: { in: 'body', name }, optional: false }));
   return [...headerNeed(parameters.header), ...body, ...buttonNeeds(parameters.buttons)];
 }
@@ -119,7 +143,8 @@ export function badTrackedUrl(needs: readonly Need[], mappings: Readonly<Record<
 const isEmpty = (mapping: Mapping | undefined): boolean => !mapping || (mapping.source === 'literal' ? mapping.value === '' : mapping.attribute === '');
 
 /** The first need left without a value (an optional one may stay empty), or undefined. */
-export const missingNeed = (needs: readonly Need[], mappings: Readonly<Record<string, Mapping>>): Need | undefined => needs.find((need) => !need.optional && isEmpty(mappings[need.key]));
+export const missingNeed = (needs: readonly Need[], mappings: Readonly<Record<string, Mapping>>): Need | undefined =>
+  needs.find((need) => !need.optional && isEmpty(mappings[need.key]));
 
 /**
  * The campaign's values (`templateParams`, `header`, `buttons`) from the mappings, keyed by need.

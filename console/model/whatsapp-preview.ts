@@ -18,9 +18,7 @@ export interface PreviewButton {
   value?: string;
 }
 
-export type MessagePreview =
-  | { sent: true; header?: PreviewHeader; body: string; footer?: string; buttons: PreviewButton[] }
-  | { sent: false; reason: string };
+export type MessagePreview = { sent: true; header?: PreviewHeader; body: string; footer?: string; buttons: PreviewButton[] } | { sent: false; reason: string };
 
 const VARIABLE = /\{\{\s*([^{}]*?)\s*\}\}/g;
 
@@ -32,11 +30,13 @@ export function fillText(text: string, parameters: TemplateParameters): string {
   });
 }
 
-const componentText = (template: Pick<TemplateView, 'components'>, type: string): string | undefined => template.components.find((component) => component.type.toUpperCase() === type)?.text;
+const componentText = (template: Pick<TemplateView, 'components'>, type: string): string | undefined =>
+  template.components.find((component) => component.type.toUpperCase() === type)?.text;
 
 function headerOf(template: Pick<TemplateView, 'components'>, content: TemplateContent | undefined): PreviewHeader | undefined {
   const header = content?.header;
-  if (header && (header.type === 'image' || header.type === 'video' || header.type === 'document')) return { kind: header.type, link: 'link' in header && header.link ? header.link : `media ${'mediaId' in header ? header.mediaId : ''}` };
+  if (header && (header.type === 'image' || header.type === 'video' || header.type === 'document'))
+    return { kind: header.type, link: 'link' in header && header.link ? header.link : `media ${'mediaId' in header ? header.mediaId : ''}` };
   const text = componentText(template, 'HEADER');
   if (text === undefined) return undefined;
   return { kind: 'text', text: header?.type === 'text' ? text.replace(VARIABLE, header.text) : text };
@@ -60,10 +60,20 @@ function buttonsOf(template: Pick<TemplateView, 'parameters'>, content: Template
  * previewFor(orderShipped, { templateParams: [{ attribute: 'first_name', fallback: 'there' }, 'A-1'] }, { attributes: {} });
  * // { sent: true, body: 'Hi there, your order A-1 is on its way.', buttons: [{ label: 'Link' }], header: … }
  */
-export function previewFor(template: Pick<TemplateView, 'components' | 'parameters'>, values: CampaignValues, member: { attributes: Record<string, string | number | boolean> }): MessagePreview {
+export function previewFor(
+  template: Pick<TemplateView, 'components' | 'parameters'>,
+  values: CampaignValues,
+  member: { attributes: Record<string, string | number | boolean> },
+): MessagePreview {
   const send = renderMemberSend(values, member);
   if ('skipped' in send) {
-    return { sent: false, reason: send.skipped === 'MISSING_ATTRIBUTE' ? `skipped: no ${send.attribute} and no fallback (MISSING_ATTRIBUTE)` : `skipped: ${send.field} ${send.rule} (INVALID_PARAMETER)` };
+    return {
+      sent: false,
+      reason:
+        send.skipped === 'MISSING_ATTRIBUTE'
+          ? `skipped: no ${send.attribute} and no fallback (MISSING_ATTRIBUTE)`
+          : `skipped: ${send.field} ${send.rule} (INVALID_PARAMETER)`,
+    };
   }
   const header = headerOf(template, send.content);
   const footer = componentText(template, 'FOOTER');

@@ -82,4 +82,5 @@ export function refreshButton(messages: HTMLElement, reload: () => Promise<void>
 }
 
 /** The group the buttons sit in. */
-export const actionGroup = (label: string, ...buttons: HTMLButtonElement[]): HTMLElement => el('div', { class: 'actions', role: 'group', 'aria-label': label }, ...buttons);
+export const actionGroup = (label: string, ...buttons: HTMLButtonElement[]): HTMLElement =>
+  el('div', { class: 'actions', role: 'group', 'aria-label': label }, ...buttons);

@@ -68,7 +68,15 @@ function createForm(senders: readonly PhoneNumberEntry[], messages: HTMLElement,
 
 /** The new secret, on the page until the next action: never stored, logged or put in a URL. */
 function createdKey(created: CreatedApiKey): HTMLElement {
-  const secret = el('input', { id: 'new-api-key', class: 'new-api-key', type: 'text', readonly: true, value: created.apiKey, autocomplete: 'off', spellcheck: 'false' });
+  const secret = el('input', {
+    id: 'new-api-key',
+    class: 'new-api-key',
+    type: 'text',
+    readonly: true,
+    value: created.apiKey,
+    autocomplete: 'off',
+    spellcheck: 'false',
+  });
   const copied = el('span', { role: 'status' });
   const copy = el('button', { type: 'button' }, 'Copy');
   copy.addEventListener('click', () => {

@@ -132,7 +132,11 @@ export function keyStillAccepted(): Promise<boolean> {
 }
 
 async function errorOf(response: Response): Promise<ApiError> {
-  const body = (await response.json().catch(() => ({}))) as { message?: string; retryAfterSeconds?: number; data?: { error?: { code?: string; message?: string } } };
+  const body = (await response.json().catch(() => ({}))) as {
+    message?: string;
+    retryAfterSeconds?: number;
+    data?: { error?: { code?: string; message?: string } };
+  };
   const message = body.data?.error?.message ?? body.message ?? `HTTP ${response.status}`;
   const code = body.data?.error?.code;
   // The gateway's own 404 for an unknown route has no error code; a job that does not exist has one.
@@ -179,7 +183,11 @@ export async function sendData<T>(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', p
  * Any method's enveloped answer: its `data`, the API's message, the status and whether it was an
  * idempotent replay (the builder's imports, removals and deletes; docs/CONSOLE.md "Audiences").
  */
-export async function sendEnvelope<T>(method: string, path: string, options: CallOptions = {}): Promise<{ status: number; message: string; data: T; replayed: boolean }> {
+export async function sendEnvelope<T>(
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<{ status: number; message: string; data: T; replayed: boolean }> {
   const response = await call(method, path, options);
   const body = (await response.json().catch(() => ({}))) as { message?: string; data?: T };
   return { status: response.status, message: body.message ?? '', data: body.data as T, replayed: response.headers.get('idempotent-replayed') === 'true' };

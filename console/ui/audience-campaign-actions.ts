@@ -13,19 +13,34 @@ export interface AudienceCampaignActions {
   update(view: CampaignView): void;
 }
 
-export function createAudienceCampaignActions(campaignId: string, campaign: () => CampaignView | undefined, messages: HTMLElement, reload: () => Promise<void>): AudienceCampaignActions {
+export function createAudienceCampaignActions(
+  campaignId: string,
+  campaign: () => CampaignView | undefined,
+  messages: HTMLElement,
+  reload: () => Promise<void>,
+): AudienceCampaignActions {
   const path = `/campaigns/${encodeURIComponent(campaignId)}`;
   const pause = controlButton({ label: 'Pause campaign', path: `${path}/pause`, done: 'Campaign paused' }, messages, reload);
   const resume = controlButton({ label: 'Resume campaign', path: `${path}/resume`, done: 'Campaign resumed' }, messages, reload);
   const cancel = controlButton(
-    { label: 'Cancel campaign', path: `${path}/cancel`, confirm: 'Cancel this campaign? Members not sent yet will not be sent, and it cannot be resumed.', done: 'Campaign cancelled', danger: true },
+    {
+      label: 'Cancel campaign',
+      path: `${path}/cancel`,
+      confirm: 'Cancel this campaign? Members not sent yet will not be sent, and it cannot be resumed.',
+      done: 'Campaign cancelled',
+      danger: true,
+    },
     messages,
     reload,
   );
-  const followUps = followUpButtons(`${path}/follow-up`, () => {
-    const view = campaign();
-    return view ? followUpOriginOfCampaign(view) : undefined;
-  }, messages);
+  const followUps = followUpButtons(
+    `${path}/follow-up`,
+    () => {
+      const view = campaign();
+      return view ? followUpOriginOfCampaign(view) : undefined;
+    },
+    messages,
+  );
   const controls = { pause, resume, cancel };
   // The signed-in role's controls only (console/model/roles.ts); the API refuses the others anyway.
   const roleAllows = { pause: who.allows('pauseCampaign'), resume: who.allows('resumeCampaign'), cancel: who.allows('cancelCampaign') };

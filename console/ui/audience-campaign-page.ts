@@ -49,7 +49,12 @@ function headerOf(view: CampaignView): Node[] {
 function skippedContent(view: CampaignView): Node {
   const rows = skippedRowsOf(view.skippedByReason);
   if (rows.length === 0) return el('p', {}, 'Nobody left out.');
-  return dataTable('Members left out at expansion, by reason', ['Reason', 'Members', 'What it means'], rows.map((row) => [row.reason, formatCount(row.count), row.meaning]), { class: 'skipped' });
+  return dataTable(
+    'Members left out at expansion, by reason',
+    ['Reason', 'Members', 'What it means'],
+    rows.map((row) => [row.reason, formatCount(row.count), row.meaning]),
+    { class: 'skipped' },
+  );
 }
 
 export function renderAudienceCampaign(main: HTMLElement, campaignId: string): PageHandle {
@@ -57,7 +62,10 @@ export function renderAudienceCampaign(main: HTMLElement, campaignId: string): P
   const heading = el('h2', { tabindex: -1 }, 'Campaign');
   const header = el('div', {}, el('p', {}, 'Loading…'));
   const messages = el('div');
-  const sections = createSections({ perMinute: false, funnelLabel: 'Funnel: audience, sendable, sent, delivered, read, replied and clicked, and skipped, opted out, failed and held out beside them' });
+  const sections = createSections({
+    perMinute: false,
+    funnelLabel: 'Funnel: audience, sendable, sent, delivered, read, replied and clicked, and skipped, opted out, failed and held out beside them',
+  });
   const skipped = el('div');
   sections.root.append(section('skipped-title', 'Left out', skipped));
   const halt = createHaltSection();
@@ -74,7 +82,10 @@ export function renderAudienceCampaign(main: HTMLElement, campaignId: string): P
       campaign = view;
       replaceChildren(heading, view.name);
       replaceChildren(header, ...headerOf(view));
-      sections.update({ bars: campaignFunnelOf(view.totals), cost: view.cost, failuresByCode: view.failuresByCode, outcomes: view.totals, lift: view.lift }, reasons);
+      sections.update(
+        { bars: campaignFunnelOf(view.totals), cost: view.cost, failuresByCode: view.failuresByCode, outcomes: view.totals, lift: view.lift },
+        reasons,
+      );
       replaceChildren(skipped, skippedContent(view));
       halt.update(view.state === 'PAUSED' ? view.pause : undefined);
       actions.update(view);
@@ -91,7 +102,16 @@ export function renderAudienceCampaign(main: HTMLElement, campaignId: string): P
   });
   const actions = createAudienceCampaignActions(campaignId, () => campaign, messages, poller.load);
 
-  replaceChildren(main, el('p', {}, el('a', { href: '#/campaigns' }, '← All campaigns')), heading, header, actions.root, messages, sections.root, recipients.root);
+  replaceChildren(
+    main,
+    el('p', {}, el('a', { href: '#/campaigns' }, '← All campaigns')),
+    heading,
+    header,
+    actions.root,
+    messages,
+    sections.root,
+    recipients.root,
+  );
   void poller.load();
   heading.focus();
   return { leave: poller.leave };

@@ -11,8 +11,12 @@ import { announce, dataTable, el, notice, replaceChildren } from './dom';
 
 const PAGE_SIZE = 100;
 
-const identityOf = (member: AudienceMemberRow) => (member.toPhoneNumber ? { countryCode: member.countryCode, toPhoneNumber: member.toPhoneNumber } : { userId: member.userId! });
-const attributesText = (member: AudienceMemberRow) => Object.entries(member.attributes).map(([name, value]) => `${name}: ${String(value)}`).join(', ') || '—';
+const identityOf = (member: AudienceMemberRow) =>
+  member.toPhoneNumber ? { countryCode: member.countryCode, toPhoneNumber: member.toPhoneNumber } : { userId: member.userId! };
+const attributesText = (member: AudienceMemberRow) =>
+  Object.entries(member.attributes)
+    .map(([name, value]) => `${name}: ${String(value)}`)
+    .join(', ') || '—';
 
 export interface MembersTable {
   root: HTMLElement;
@@ -81,7 +85,11 @@ export function createMembersTable(path: string, messages: HTMLElement, changed:
     'div',
     {},
     el('div', { class: 'field' }, el('label', { for: 'member-search' }, 'Search this page'), search),
-    el('p', { id: 'member-search-help', class: 'help' }, 'Matches the number (with or without the country code), user id, tags and attribute values of the members on this page.'),
+    el(
+      'p',
+      { id: 'member-search-help', class: 'help' },
+      'Matches the number (with or without the country code), user id, tags and attribute values of the members on this page.',
+    ),
     table,
   );
   return { root, removeButton, read };

@@ -96,7 +96,9 @@ export function renderAudience(main: HTMLElement, audienceId: string): PageHandl
     ),
     messages,
     section('members-title', 'Members', members.root),
-    who.allows('upsertMembers') ? section('import-title', 'Import a CSV file into this audience', importer.root, el('div', { class: 'actions' }, importButton)) : undefined,
+    who.allows('upsertMembers')
+      ? section('import-title', 'Import a CSV file into this audience', importer.root, el('div', { class: 'actions' }, importButton))
+      : undefined,
   );
   void readFacts();
   void members.read();

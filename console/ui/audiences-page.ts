@@ -43,7 +43,10 @@ export function newAudienceForm(id: string, imported: (audienceId: string, attri
     audience: () => createAudience(name.value.trim()),
     done: (result) => {
       if (result.failedPages > 0) return;
-      replaceChildren(messages, el('p', { class: 'notice notice-info', role: 'status' }, 'Imported into ', el('a', { href: audienceHref(result.audienceId) }, name.value.trim()), '.'));
+      replaceChildren(
+        messages,
+        el('p', { class: 'notice notice-info', role: 'status' }, 'Imported into ', el('a', { href: audienceHref(result.audienceId) }, name.value.trim()), '.'),
+      );
       imported(result.audienceId, result.attributes);
     },
   });
@@ -62,7 +65,14 @@ export function newAudienceForm(id: string, imported: (audienceId: string, attri
         button.disabled = false;
       });
   });
-  return el('div', { class: 'new-audience' }, el('div', { class: 'field' }, el('label', { for: `${id}-name` }, 'New audience name'), name), importer.root, el('div', { class: 'actions' }, button), messages);
+  return el(
+    'div',
+    { class: 'new-audience' },
+    el('div', { class: 'field' }, el('label', { for: `${id}-name` }, 'New audience name'), name),
+    importer.root,
+    el('div', { class: 'actions' }, button),
+    messages,
+  );
 }
 
 export function renderAudiences(main: HTMLElement): PageHandle {
@@ -72,13 +82,22 @@ export function renderAudiences(main: HTMLElement): PageHandle {
     read: async (cursor) => {
       const page = await getData<AudiencesPage>('/audiences', { limit: PAGE_SIZE, cursor });
       // One detail read per shown audience: its opted-out count (a failed read leaves "—").
-      const details = await Promise.all(page.audiences.map((audience) => getData<AudienceDetail>(`/audiences/${encodeURIComponent(audience.audienceId)}`).catch(() => undefined)));
+      const details = await Promise.all(
+        page.audiences.map((audience) => getData<AudienceDetail>(`/audiences/${encodeURIComponent(audience.audienceId)}`).catch(() => undefined)),
+      );
       return { items: page.audiences.map((audience, index) => ({ ...audience, optedOutCount: details[index]?.optedOutCount })), nextCursor: page.nextCursor };
     },
     table: (items) => dataTable('Audiences: contacts first, then newest first', HEADERS, items.map(rowOf), { class: 'audiences' }),
     empty: 'No audiences yet.',
     changing: () => false,
   });
-  if (who.allows('createAudience')) main.append(section('new-audience-title', 'New audience from a CSV file', newAudienceForm('new-audience', () => void handle.reload())));
+  if (who.allows('createAudience'))
+    main.append(
+      section(
+        'new-audience-title',
+        'New audience from a CSV file',
+        newAudienceForm('new-audience', () => void handle.reload()),
+      ),
+    );
   return handle;
 }

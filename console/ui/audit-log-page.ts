@@ -19,7 +19,12 @@ export function renderAuditLog(main: HTMLElement): PageHandle {
 
   const load = async () => {
     try {
-      const page = await getData<AuditPage>('/audit-log', { limit: PAGE_SIZE, actorId: person.value || undefined, action: action.value.trim() || undefined, cursor: cursors[pageIndex] });
+      const page = await getData<AuditPage>('/audit-log', {
+        limit: PAGE_SIZE,
+        actorId: person.value || undefined,
+        action: action.value.trim() || undefined,
+        cursor: cursors[pageIndex],
+      });
       cursors[pageIndex + 1] = page.nextCursor ?? undefined;
       replaceChildren(body, ...content(page));
       announce(`Audit log page ${pageIndex + 1}`);
@@ -59,7 +64,10 @@ export function renderAuditLog(main: HTMLElement): PageHandle {
 
 /** The person filter's choices; without the people list (a refusal, an older service) it stays "Everyone". */
 async function fillPeople(select: HTMLSelectElement): Promise<void> {
-  const people = await getData<{ people: PersonRow[] }>('/people').then((data) => data.people, () => []);
+  const people = await getData<{ people: PersonRow[] }>('/people').then(
+    (data) => data.people,
+    () => [],
+  );
   for (const person of people) select.append(el('option', { value: person.personId }, person.email));
 }
 

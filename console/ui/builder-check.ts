@@ -35,7 +35,12 @@ function dryRunView(draft: Draft, answer: CampaignDryRunAnswer): Node[] {
     el('h4', {}, "Plan within Meta's messaging limit"),
     el('ul', { class: 'limit-plan' }, ...limitPlanLines(answer.messagingLimit).map((line) => el('li', {}, line))),
     // Issue 39: with a send window, the API says how many go now and when the rest go.
-    ...(answer.sendWindow ? [el('h4', {}, 'When they go (send window)'), el('ul', { class: 'window-plan' }, ...sendWindowPlanLines(answer.sendWindow).map((line) => el('li', {}, line)))] : []),
+    ...(answer.sendWindow
+      ? [
+          el('h4', {}, 'When they go (send window)'),
+          el('ul', { class: 'window-plan' }, ...sendWindowPlanLines(answer.sendWindow).map((line) => el('li', {}, line))),
+        ]
+      : []),
   ];
 }
 

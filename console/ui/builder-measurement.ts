@@ -11,8 +11,25 @@ export interface MeasurementFields {
 }
 
 export function createMeasurementFields(changed: () => void): MeasurementFields {
-  const holdout = el('input', { id: 'campaign-holdout', type: 'number', min: 0.1, max: MAX_HOLDOUT_PERCENT, step: 0.1, inputmode: 'decimal', 'aria-describedby': 'campaign-holdout-help' });
-  const hours = el('input', { id: 'campaign-window', type: 'number', min: 1, max: 720, step: 1, inputmode: 'numeric', placeholder: String(DEFAULT_ATTRIBUTION_WINDOW_HOURS), 'aria-describedby': 'campaign-window-help' });
+  const holdout = el('input', {
+    id: 'campaign-holdout',
+    type: 'number',
+    min: 0.1,
+    max: MAX_HOLDOUT_PERCENT,
+    step: 0.1,
+    inputmode: 'decimal',
+    'aria-describedby': 'campaign-holdout-help',
+  });
+  const hours = el('input', {
+    id: 'campaign-window',
+    type: 'number',
+    min: 1,
+    max: 720,
+    step: 1,
+    inputmode: 'numeric',
+    placeholder: String(DEFAULT_ATTRIBUTION_WINDOW_HOURS),
+    'aria-describedby': 'campaign-window-help',
+  });
   for (const input of [holdout, hours]) input.addEventListener('input', changed);
   const root = el(
     'fieldset',
@@ -25,7 +42,11 @@ export function createMeasurementFields(changed: () => void): MeasurementFields 
       `Empty: no holdout. Up to ${MAX_HOLDOUT_PERCENT} %: members drawn at random are never sent (HELD_OUT), and their own messages measure how many replies the campaign caused.`,
     ),
     el('div', { class: 'field' }, el('label', { for: hours.id }, 'Attribution window (hours)'), hours),
-    el('p', { id: 'campaign-window-help', class: 'help' }, `How long after delivery a message without a reply context counts as a reply to this campaign; empty: ${DEFAULT_ATTRIBUTION_WINDOW_HOURS} hours.`),
+    el(
+      'p',
+      { id: 'campaign-window-help', class: 'help' },
+      `How long after delivery a message without a reply context counts as a reply to this campaign; empty: ${DEFAULT_ATTRIBUTION_WINDOW_HOURS} hours.`,
+    ),
   );
   return { root, read: () => measurementOf(holdout.value, hours.value) };
 }

@@ -17,12 +17,23 @@ function bubble(preview: Extract<MessagePreview, { sent: true }>): HTMLElement {
     'div',
     { class: 'wa-bubble' },
     header?.kind === 'text' ? el('p', { class: 'wa-header-text' }, header.text) : null,
-    header && header.kind !== 'text' ? el('div', { class: 'wa-media', role: 'img', 'aria-label': `${MEDIA_WORDS[header.kind]} header: ${header.link}` }, el('span', {}, MEDIA_WORDS[header.kind]), el('span', { class: 'wa-link' }, header.link)) : null,
+    header && header.kind !== 'text'
+      ? el(
+          'div',
+          { class: 'wa-media', role: 'img', 'aria-label': `${MEDIA_WORDS[header.kind]} header: ${header.link}` },
+          el('span', {}, MEDIA_WORDS[header.kind]),
+          el('span', { class: 'wa-link' }, header.link),
+        )
+      : null,
     el('p', { class: 'wa-body' }, preview.body),
     preview.footer ? el('p', { class: 'wa-footer' }, preview.footer) : null,
     preview.buttons.length === 0
       ? null
-      : el('ul', { class: 'wa-buttons', 'aria-label': 'Buttons' }, ...preview.buttons.map((button) => el('li', {}, button.label, button.value ? el('span', { class: 'wa-value' }, ` · ${button.value}`) : null))),
+      : el(
+          'ul',
+          { class: 'wa-buttons', 'aria-label': 'Buttons' },
+          ...preview.buttons.map((button) => el('li', {}, button.label, button.value ? el('span', { class: 'wa-value' }, ` · ${button.value}`) : null)),
+        ),
   );
 }
 

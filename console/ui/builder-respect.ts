@@ -27,12 +27,25 @@ const numberInput = (id: string, attributes: Record<string, string | number>): H
   el('input', { id, type: 'number', inputmode: 'decimal', 'aria-describedby': `${id}-help`, ...attributes });
 
 function windowFields(changed: () => void) {
-  const from = el('input', { id: 'window-from', type: 'text', inputmode: 'numeric', placeholder: '09:00', maxlength: 5, 'aria-describedby': 'window-from-help' });
+  const from = el('input', {
+    id: 'window-from',
+    type: 'text',
+    inputmode: 'numeric',
+    placeholder: '09:00',
+    maxlength: 5,
+    'aria-describedby': 'window-from-help',
+  });
   const to = el('input', { id: 'window-to', type: 'text', inputmode: 'numeric', placeholder: '20:00', maxlength: 5, 'aria-describedby': 'window-to-help' });
   const days = WEEKDAYS.map((day) => check(`window-day-${day}`, DAY_WORDS[day], true));
   const own = el('input', { id: 'window-zone-recipient', type: 'radio', name: 'window-zone', value: 'recipient', checked: true });
   const named = el('input', { id: 'window-zone-named', type: 'radio', name: 'window-zone', value: 'named' });
-  const zoneName = el('input', { id: 'window-zone-name', type: 'text', list: 'window-zones', placeholder: 'Europe/London', 'aria-describedby': 'window-zone-name-help' });
+  const zoneName = el('input', {
+    id: 'window-zone-name',
+    type: 'text',
+    list: 'window-zones',
+    placeholder: 'Europe/London',
+    'aria-describedby': 'window-zone-name-help',
+  });
   const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
   zoneName.addEventListener('input', () => (named.checked = true));
   const root = el(

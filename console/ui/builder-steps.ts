@@ -41,7 +41,12 @@ export function createAudienceStep(membersRead: (members: AudienceMemberRow[]) =
   const load = async (chosen?: string) => {
     try {
       const page = await getData<AudiencesPage>('/audiences', { limit: 100 });
-      const option = (audience: AudienceSummary) => el('option', { value: audience.audienceId, selected: audience.audienceId === chosen }, `${audience.name} (${formatCount(audience.memberCount)} members)`);
+      const option = (audience: AudienceSummary) =>
+        el(
+          'option',
+          { value: audience.audienceId, selected: audience.audienceId === chosen },
+          `${audience.name} (${formatCount(audience.memberCount)} members)`,
+        );
       replaceChildren(select, el('option', { value: '' }, 'Choose an audience'), ...page.audiences.map(option));
       if (chosen) await loadMembers();
     } catch (error) {
@@ -54,7 +59,12 @@ export function createAudienceStep(membersRead: (members: AudienceMemberRow[]) =
     {},
     el('div', { class: 'field' }, el('label', { for: 'campaign-audience' }, 'Audience'), select),
     note,
-    el('details', { class: 'builder-upload' }, el('summary', {}, 'Or upload a CSV file as a new audience'), newAudienceForm('builder-audience-new', (audienceId) => void load(audienceId))),
+    el(
+      'details',
+      { class: 'builder-upload' },
+      el('summary', {}, 'Or upload a CSV file as a new audience'),
+      newAudienceForm('builder-audience-new', (audienceId) => void load(audienceId)),
+    ),
   );
   return { root, audienceId: () => select.value, load };
 }
@@ -69,7 +79,16 @@ function templateChoice(template: TemplateView, chosen: (template: TemplateView)
     { class: 'template-choice' },
     radio,
     el('label', { for: id }, templateLabel(template)),
-    el('span', { id: `${id}-facts`, class: 'state-note' }, ' ', el('span', { class: `badge badge-${template.status.toLowerCase()}` }, template.status), ' quality ', qualityBadge(template.quality), ` ${template.category}`, refusal ? ` · ${refusal}` : ''),
+    el(
+      'span',
+      { id: `${id}-facts`, class: 'state-note' },
+      ' ',
+      el('span', { class: `badge badge-${template.status.toLowerCase()}` }, template.status),
+      ' quality ',
+      qualityBadge(template.quality),
+      ` ${template.category}`,
+      refusal ? ` · ${refusal}` : '',
+    ),
   );
 }
 
@@ -79,7 +98,8 @@ export function createTemplateStep(chosen: (template: TemplateView) => void): { 
   const load = async (sender: string) => {
     try {
       const templates = await readTemplates(sender);
-      const choices = templates.length === 0 ? [el('p', {}, 'No approved templates on this sender.')] : templates.map((template) => templateChoice(template, chosen));
+      const choices =
+        templates.length === 0 ? [el('p', {}, 'No approved templates on this sender.')] : templates.map((template) => templateChoice(template, chosen));
       replaceChildren(root, el('legend', {}, `Approved templates of +${sender}`), ...choices);
     } catch (error) {
       replaceChildren(root, el('legend', {}, 'Templates'), notice(describeError(error)));

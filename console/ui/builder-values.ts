@@ -14,7 +14,8 @@ export interface ValueFields {
 }
 
 /** A link (a media header, a tracked link's destination): one for everyone by default; text values come from an attribute. */
-const isLink = (need: Need): boolean => (need.place.in === 'header' && need.place.type !== 'text') || (need.place.in === 'button' && need.place.tracked === true);
+const isLink = (need: Need): boolean =>
+  (need.place.in === 'header' && need.place.type !== 'text') || (need.place.in === 'button' && need.place.tracked === true);
 const literalFirst = isLink;
 
 function needGroup(need: Need, listId: string, changed: () => void): { root: HTMLElement; read(): Mapping } {
@@ -33,7 +34,11 @@ function needGroup(need: Need, listId: string, changed: () => void): { root: HTM
     { class: 'need-attribute' },
     el('div', { class: 'field' }, el('label', { for: attribute.id }, 'Attribute'), attribute),
     el('div', { class: 'field' }, el('label', { for: fallback.id }, 'Fallback'), fallback),
-    el('p', { id: `${id}-fallback-help`, class: 'help' }, 'Used when a member has no such attribute; without one, such a member is skipped (MISSING_ATTRIBUTE).'),
+    el(
+      'p',
+      { id: `${id}-fallback-help`, class: 'help' },
+      'Used when a member has no such attribute; without one, such a member is skipped (MISSING_ATTRIBUTE).',
+    ),
   );
   const byLiteral = el('div', { class: 'field' }, el('label', { for: literal.id }, literalFirst(need) ? 'Link' : 'Text'), literal);
   const sync = () => {
@@ -52,7 +57,9 @@ function needGroup(need: Need, listId: string, changed: () => void): { root: HTM
     byLiteral,
   );
   const read = (): Mapping =>
-    source.value === 'attribute' ? { source: 'attribute', attribute: attribute.value.trim(), fallback: fallback.value } : { source: 'literal', value: literal.value };
+    source.value === 'attribute'
+      ? { source: 'attribute', attribute: attribute.value.trim(), fallback: fallback.value }
+      : { source: 'literal', value: literal.value };
   return { root, read };
 }
 
@@ -60,7 +67,12 @@ export function createValueFields(needs: readonly Need[], changed: () => void): 
   const listId = 'member-attributes';
   const list = el('datalist', { id: listId });
   const groups = needs.map((need) => ({ need, ...needGroup(need, listId, changed) }));
-  const root = el('div', { class: 'needs' }, list, ...(groups.length === 0 ? [el('p', {}, 'This template needs no values.')] : groups.map((group) => group.root)));
+  const root = el(
+    'div',
+    { class: 'needs' },
+    list,
+    ...(groups.length === 0 ? [el('p', {}, 'This template needs no values.')] : groups.map((group) => group.root)),
+  );
   return {
     root,
     mappings: () => Object.fromEntries(groups.map((group) => [group.need.key, group.read()])),

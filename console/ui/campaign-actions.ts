@@ -12,10 +12,21 @@ export interface CampaignActions {
   update(status: JobStatusView): void;
 }
 
-export function createCampaignActions(jobId: string, entry: () => BroadcastListItem | undefined, messages: HTMLElement, reload: () => Promise<void>): CampaignActions {
+export function createCampaignActions(
+  jobId: string,
+  entry: () => BroadcastListItem | undefined,
+  messages: HTMLElement,
+  reload: () => Promise<void>,
+): CampaignActions {
   const path = `/broadcasts/${encodeURIComponent(jobId)}`;
   const cancel = controlButton(
-    { label: 'Cancel campaign', path: `${path}/cancel`, confirm: 'Cancel this campaign? Recipients not sent yet will not be sent.', done: 'Cancel requested', danger: true },
+    {
+      label: 'Cancel campaign',
+      path: `${path}/cancel`,
+      confirm: 'Cancel this campaign? Recipients not sent yet will not be sent.',
+      done: 'Cancel requested',
+      danger: true,
+    },
     messages,
     reload,
   );

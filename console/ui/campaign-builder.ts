@@ -94,9 +94,21 @@ export function renderCampaignBuilder(main: HTMLElement): PageHandle {
     const scheduledAt = scheduleOf(when.value);
     const measured = measurement.read();
     const rules = respect.read();
-    const problem = draftProblem({ name: name.value, audienceId: audienceStep.audienceId(), hasTemplate: template !== undefined, missing, when: when.value }) ?? valuesProblem(needs, fields, measured.problem) ?? rules.problem;
+    const problem =
+      draftProblem({ name: name.value, audienceId: audienceStep.audienceId(), hasTemplate: template !== undefined, missing, when: when.value }) ??
+      valuesProblem(needs, fields, measured.problem) ??
+      rules.problem;
     if (problem || !template) return { problem: problem ?? 'Choose a template.', body: {}, templateName: '' };
-    const body = campaignBody({ name: name.value.trim(), fromPhoneNumber: sender, audienceId: audienceStep.audienceId(), template, values: values(), scheduledAt, ...measured.values, sendRules: rules.values });
+    const body = campaignBody({
+      name: name.value.trim(),
+      fromPhoneNumber: sender,
+      audienceId: audienceStep.audienceId(),
+      template,
+      values: values(),
+      scheduledAt,
+      ...measured.values,
+      sendRules: rules.values,
+    });
     return { body, templateName: template.name, ...(scheduledAt ? { scheduledAt } : {}) };
   };
   const checkStep = createCheckStep(form);
@@ -105,7 +117,13 @@ export function renderCampaignBuilder(main: HTMLElement): PageHandle {
   for (const input of [name, when]) input.addEventListener('input', checkStep.invalidate);
 
   const steps = [audienceStep.root, templateStep.root, valuesBox, previewBox, respect.root, checkStep.root];
-  replaceChildren(main, listTabs(), heading, campaignSection(name, senderBox, when, measurement), ...LATER_STEPS.map(([id, title], index) => section(id, title, steps[index])));
+  replaceChildren(
+    main,
+    listTabs(),
+    heading,
+    campaignSection(name, senderBox, when, measurement),
+    ...LATER_STEPS.map(([id, title], index) => section(id, title, steps[index])),
+  );
   void readSenders()
     .then((senders) => {
       if (senders.length === 0) return void replaceChildren(senderBox, notice('This organization has no connected phone number.'));

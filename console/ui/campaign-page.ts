@@ -82,10 +82,15 @@ export function renderCampaign(main: HTMLElement, jobId: string): PageHandle {
       replaceChildren(recipients.root);
     },
   });
-  const actions = createCampaignActions(jobId, () => entry, messages, () => {
-    ticks = 0;
-    return poller.load();
-  });
+  const actions = createCampaignActions(
+    jobId,
+    () => entry,
+    messages,
+    () => {
+      ticks = 0;
+      return poller.load();
+    },
+  );
 
   replaceChildren(main, el('p', {}, el('a', { href: '#/' }, '← All broadcasts')), heading, header, actions.root, messages, sections.root, recipients.root);
   void poller.load();

@@ -40,21 +40,31 @@ export const jobSectionsInput = (status: JobStatusView): SectionsInput => ({
 const countKey = (label: string): string => label.toLowerCase().replace(/\s+/g, '-');
 
 /** A bar as text: its label, its count, and an outcome's rate (a second `dd`, read after the count). */
-const funnelNumber = (bar: FunnelBar): Node[] => [
-  el('dt', {}, bar.label),
-  el('dd', { 'data-count': countKey(bar.label) }, formatCount(bar.value)),
-  bar.rate ? el('dd', { class: 'rate', 'data-rate': countKey(bar.label) }, bar.rate) : null,
-].filter((node): node is HTMLElement => node !== null);
+const funnelNumber = (bar: FunnelBar): Node[] =>
+  [
+    el('dt', {}, bar.label),
+    el('dd', { 'data-count': countKey(bar.label) }, formatCount(bar.value)),
+    bar.rate ? el('dd', { class: 'rate', 'data-rate': countKey(bar.label) }, bar.rate) : null,
+  ].filter((node): node is HTMLElement => node !== null);
 
 function costContent(cost: JobCost): Node[] {
-  const categories = Object.entries(cost.byCategory ?? {}).map(([category, value]) => [category, formatCount(value.billed), formatMoney(value.amount, cost.currency)]);
+  const categories = Object.entries(cost.byCategory ?? {}).map(([category, value]) => [
+    category,
+    formatCount(value.billed),
+    formatMoney(value.amount, cost.currency),
+  ]);
   return [
     el('p', { class: 'cost-total' }, `${formatMoney(cost.amount, cost.currency)} for ${formatCount(cost.billed)} billed messages`),
     ...(categories.length ? [dataTable('Cost by pricing category', ['Category', 'Billed', 'Amount'], categories)] : []),
   ];
 }
 
-export function createSections(options: { perMinute: boolean; funnelLabel: string } = { perMinute: true, funnelLabel: 'Funnel: sent, delivered, read, replied and clicked, and failed beside them' }): Sections {
+export function createSections(
+  options: { perMinute: boolean; funnelLabel: string } = {
+    perMinute: true,
+    funnelLabel: 'Funnel: sent, delivered, read, replied and clicked, and failed beside them',
+  },
+): Sections {
   const funnelCanvas = el('canvas', { role: 'img', 'aria-label': options.funnelLabel });
   const funnelNumbers = el('dl', { class: 'funnel-numbers', 'aria-label': 'Funnel in numbers' });
   const costBox = el('div');
@@ -87,7 +97,12 @@ export function createSections(options: { perMinute: boolean; funnelLabel: strin
         failures,
         groups.length === 0
           ? el('p', {}, 'No failures.')
-          : dataTable('Failures grouped by Meta code', ['Code', 'What happened', 'Recipients', 'What to do'], groups.map((group) => [group.code, group.title, formatCount(group.count), group.action]), { class: 'failures' }),
+          : dataTable(
+              'Failures grouped by Meta code',
+              ['Code', 'What happened', 'Recipients', 'What to do'],
+              groups.map((group) => [group.code, group.title, formatCount(group.count), group.action]),
+              { class: 'failures' },
+            ),
       );
     },
     updatePerMinute(points, error) {

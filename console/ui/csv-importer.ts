@@ -57,7 +57,11 @@ function importerView(id: string): ImporterView {
     'div',
     { class: 'importer' },
     el('div', { class: 'field' }, el('label', { for: `${id}-file` }, 'CSV file'), input),
-    el('p', { id: `${id}-help`, class: 'help' }, 'Header row: countryCode, toPhoneNumber, userId, tags (joined by |) and one column per attribute. Sent 1,000 rows a request.'),
+    el(
+      'p',
+      { id: `${id}-help`, class: 'help' },
+      'Header row: countryCode, toPhoneNumber, userId, tags (joined by |) and one column per attribute. Sent 1,000 rows a request.',
+    ),
     el('p', { class: 'progress-line' }, progress, ' ', progressText),
     problems,
     retries,
@@ -70,11 +74,21 @@ function drawProgress(view: ImporterView, pages: readonly PageState[], total: nu
   const sent = pages.filter((page) => page.written).reduce((sum, page) => sum + page.rows.length, 0);
   view.progress.max = Math.max(total, 1);
   view.progress.value = sent;
-  replaceChildren(view.progressText, `${formatCount(sent)} of ${formatCount(total)} rows sent · ${formatCount(result.added)} added, ${formatCount(result.updated)} updated, ${formatCount(result.problems.length)} lines refused`);
+  replaceChildren(
+    view.progressText,
+    `${formatCount(sent)} of ${formatCount(total)} rows sent · ${formatCount(result.added)} added, ${formatCount(result.updated)} updated, ${formatCount(result.problems.length)} lines refused`,
+  );
   const lines = result.problems.slice().sort((a, b) => a.line - b.line);
   replaceChildren(
     view.problems,
-    lines.length === 0 ? null : el('details', { open: lines.length <= 20 }, el('summary', {}, `${formatCount(lines.length)} lines not imported`), el('ul', { class: 'line-problems' }, ...lines.map((line) => el('li', {}, problemText(line))))),
+    lines.length === 0
+      ? null
+      : el(
+          'details',
+          { open: lines.length <= 20 },
+          el('summary', {}, `${formatCount(lines.length)} lines not imported`),
+          el('ul', { class: 'line-problems' }, ...lines.map((line) => el('li', {}, problemText(line)))),
+        ),
   );
 }
 
@@ -92,7 +106,10 @@ export function createImporter(options: ImporterOptions): { root: HTMLElement; s
 
   const sendPage = async (page: PageState): Promise<void> => {
     try {
-      const answer = await sendEnvelope<MembersWritten>('POST', `/audiences/${encodeURIComponent(result.audienceId)}/members`, { body: { members: page.rows.map((row) => row.member) }, headers: { 'Idempotency-Key': page.key } });
+      const answer = await sendEnvelope<MembersWritten>('POST', `/audiences/${encodeURIComponent(result.audienceId)}/members`, {
+        body: { members: page.rows.map((row) => row.member) },
+        headers: { 'Idempotency-Key': page.key },
+      });
       page.written = true;
       result.added += answer.data.added;
       result.updated += answer.data.updated;

@@ -10,7 +10,11 @@ import { ApiError, describeError, post } from './api';
 import { dataTable, el, notice, replaceChildren } from './dom';
 import { filterFields } from './follow-up-filters';
 
-const titles: Record<FollowUpKind, string> = { failed: 'Follow up to the failed', unread: 'Follow up to the unread', outcome: 'Follow up by reply, click or button' };
+const titles: Record<FollowUpKind, string> = {
+  failed: 'Follow up to the failed',
+  unread: 'Follow up to the unread',
+  outcome: 'Follow up by reply, click or button',
+};
 const intros: Record<FollowUpKind, string> = {
   failed: 'A new campaign to the recipients of this one that failed, each with the parameters they had.',
   unread: 'A new campaign to the recipients of this one who have not read it.',
@@ -19,7 +23,9 @@ const intros: Record<FollowUpKind, string> = {
 const MISSING_ROUTE = 'This service has no follow-up route yet (404 Route not found): follow-ups need a newer version of the service. Nothing was sent.';
 
 export const idempotencyKey = (): string =>
-  typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  typeof crypto.randomUUID === 'function'
+    ? crypto.randomUUID()
+    : Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 function field(id: string, label: string, input: HTMLInputElement | HTMLSelectElement): HTMLElement {
   input.id = id;
@@ -35,7 +41,8 @@ function dryRunView(answer: DryRunAnswer): HTMLElement {
     ['Duplicates', formatCount(totals.duplicates)],
     ['Invalid', formatCount(totals.invalid)],
   ];
-  if (answer.messagingLimit) rows.push(['Messaging limit headroom', answer.messagingLimit.headroom === null ? 'unlimited' : formatCount(answer.messagingLimit.headroom)]);
+  if (answer.messagingLimit)
+    rows.push(['Messaging limit headroom', answer.messagingLimit.headroom === null ? 'unlimited' : formatCount(answer.messagingLimit.headroom)]);
   if (answer.estimatedCost) rows.push(['Estimated cost', formatMoney(answer.estimatedCost.amount, answer.estimatedCost.currency)]);
   return el('div', { class: 'dry-run' }, dataTable('Dry run: nothing was sent', ['', 'Recipients'], rows));
 }
@@ -48,7 +55,12 @@ function formOf(kind: FollowUpKind, job: FollowUpOrigin | undefined) {
   const category = el('select', {}, ...TEMPLATE_CATEGORIES.map((value) => el('option', { value, selected: value === defaults.templateType }, value)));
   const hours = el('input', { type: 'number', min: 0, step: 1, value: defaults.notReadAfterHours ?? '' });
   const force = el('input', { type: 'checkbox' });
-  const fields = [field('fu-name', 'Campaign name', name), field('fu-template', 'Template', template), field('fu-language', 'Language', language), field('fu-category', 'Template category', category)];
+  const fields = [
+    field('fu-name', 'Campaign name', name),
+    field('fu-template', 'Template', template),
+    field('fu-language', 'Language', language),
+    field('fu-category', 'Template category', category),
+  ];
   if (kind === 'unread') fields.push(field('fu-hours', 'Not read after (hours)', hours));
   const outcome = filterFields(kind, job?.tappedPayloads);
   fields.push(...outcome.fields);

@@ -14,7 +14,14 @@ export function openLaunchDialog(campaignId: string, question: string, scheduled
   const result = el('div', { 'aria-live': 'polite' });
   const confirm = el('button', { type: 'button', class: 'primary' }, scheduled ? 'Schedule' : 'Launch');
   const close = el('button', { type: 'button' }, 'Not now');
-  const dialog = el('dialog', { class: 'follow-up', 'aria-labelledby': 'launch-title', 'aria-describedby': 'launch-question' }, el('h2', { id: 'launch-title' }, scheduled ? 'Schedule the campaign' : 'Launch the campaign'), el('p', { id: 'launch-question' }, question), result, el('div', { class: 'actions' }, confirm, close));
+  const dialog = el(
+    'dialog',
+    { class: 'follow-up', 'aria-labelledby': 'launch-title', 'aria-describedby': 'launch-question' },
+    el('h2', { id: 'launch-title' }, scheduled ? 'Schedule the campaign' : 'Launch the campaign'),
+    el('p', { id: 'launch-question' }, question),
+    result,
+    el('div', { class: 'actions' }, confirm, close),
+  );
   confirm.addEventListener('click', () => {
     confirm.disabled = true;
     replaceChildren(result, scheduled ? 'Scheduling…' : 'Launching…');

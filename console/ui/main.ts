@@ -59,7 +59,8 @@ function showSignIn(reason?: string): void {
   });
 }
 
-const signedOutWords = (why: SignOutReason): string => (why === 'idle' ? `Signed out after ${settings?.idleMinutes ?? 30} minutes without use.` : 'Signed out.');
+const signedOutWords = (why: SignOutReason): string =>
+  why === 'idle' ? `Signed out after ${settings?.idleMinutes ?? 30} minutes without use.` : 'Signed out.';
 
 /** Signs out; a person also at the provider, whose end-session page returns here with the reason. */
 function signOut(why: SignOutReason = 'signed-out'): void {
@@ -97,7 +98,10 @@ function route(): void {
     showSignIn();
     return;
   }
-  replaceChildren(sessionBox, signedInBar(who.me(), () => signOut()));
+  replaceChildren(
+    sessionBox,
+    signedInBar(who.me(), () => signOut()),
+  );
   const target = routeOf(window.location.hash);
   if ((target.page === 'people' || target.page === 'audit-log' || target.page === 'api-keys') && !who.admin()) {
     replaceChildren(main, el('h2', { tabindex: -1 }, 'Not available'), notice('Only an admin sees people, API keys and the audit log.', 'info'));

@@ -73,7 +73,13 @@ export async function startPersonSignIn(settings: SignInSettings): Promise<void>
   sessionStorage.setItem(PENDING, JSON.stringify(pending));
   const challenge = await s256Challenge(pending.verifier, sha256);
   window.location.assign(
-    authorizationUrlOf(endpoints.authorization_endpoint, { clientId: settings.clientId, redirectUri: redirectUriOf(window.location.href), state: pending.state, nonce: pending.nonce, challenge }),
+    authorizationUrlOf(endpoints.authorization_endpoint, {
+      clientId: settings.clientId,
+      redirectUri: redirectUriOf(window.location.href),
+      state: pending.state,
+      nonce: pending.nonce,
+      challenge,
+    }),
   );
 }
 
@@ -114,7 +120,8 @@ export async function completePersonSignIn(settings: SignInSettings): Promise<'n
     cache: 'no-store',
   });
   const tokens = (await response.json().catch(() => ({}))) as { id_token?: string; error?: string; error_description?: string };
-  if (!response.ok || !tokens.id_token) throw new Error(`The sign-in could not be completed (${tokens.error_description ?? tokens.error ?? `HTTP ${response.status}`}).`);
+  if (!response.ok || !tokens.id_token)
+    throw new Error(`The sign-in could not be completed (${tokens.error_description ?? tokens.error ?? `HTTP ${response.status}`}).`);
   if (idTokenClaimsOf(tokens.id_token)?.nonce !== pending.nonce) throw new Error('The sign-in answer did not match this tab’s sign-in. Sign in again.');
   idToken = tokens.id_token;
   return 'signed-in';

@@ -36,7 +36,12 @@ export function createOutcomeSections(): OutcomeSections {
           ? null
           : buttons.length === 0
             ? el('p', {}, 'No button tapped yet.')
-            : dataTable('Taps per button (each person once per button)', ['Button', 'Payload', 'Taps'], buttons.map((row) => [row.button, row.payload, formatCount(row.taps)]), { class: 'button-taps' }),
+            : dataTable(
+                'Taps per button (each person once per button)',
+                ['Button', 'Payload', 'Taps'],
+                buttons.map((row) => [row.button, row.payload, formatCount(row.taps)]),
+                { class: 'button-taps' },
+              ),
       );
       lift.hidden = !liftFigures;
       if (!liftFigures) return;

@@ -12,7 +12,11 @@ import { announce, dataTable, el, notice, replaceChildren } from './dom';
 import type { PageHandle } from './router';
 
 const roleSelect = (id: string, selected: PersonRole, label?: string): HTMLSelectElement =>
-  el('select', { id, name: id, 'aria-label': label }, ...PERSON_ROLES.map((role) => el('option', { value: role, selected: role === selected }, roleWords(role))));
+  el(
+    'select',
+    { id, name: id, 'aria-label': label },
+    ...PERSON_ROLES.map((role) => el('option', { value: role, selected: role === selected }, roleWords(role))),
+  );
 
 export function renderPeople(main: HTMLElement): PageHandle {
   const messages = el('div', { 'aria-live': 'polite' });

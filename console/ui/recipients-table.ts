@@ -17,7 +17,13 @@ export interface RecipientsTable {
 }
 
 function cellsOf(row: RecipientRow, withCost: boolean, withOutcomes: boolean, withWaiting = false): Array<string> {
-  const cells = [addressOf(row), row.status, row.failureReasonCode ? `${row.failureReasonCode}: ${row.failureReason ?? ''}` : '—', formatTime(row.updatedAt), row.sentVia ?? '—'];
+  const cells = [
+    addressOf(row),
+    row.status,
+    row.failureReasonCode ? `${row.failureReasonCode}: ${row.failureReason ?? ''}` : '—',
+    formatTime(row.updatedAt),
+    row.sentVia ?? '—',
+  ];
   // Issue 39: a WAITING recipient's next chance (its window's opening, or when the frequency cap allows).
   if (withWaiting) cells.push(row.waitingUntil ? formatTime(row.waitingUntil) : '—');
   if (withCost) cells.push(row.cost ? formatMoney(row.cost.amount, row.cost.currency) : '—');
@@ -60,7 +66,12 @@ export function createRecipientsTable(source: RecipientsSource): RecipientsTable
   const cursors: Array<string | undefined> = [undefined];
   let pageIndex = 0;
   let status = '';
-  const filter = el('select', { id: 'status-filter', name: 'status' }, el('option', { value: '' }, 'All'), ...RECIPIENT_STATUSES.map((value) => el('option', { value }, value)));
+  const filter = el(
+    'select',
+    { id: 'status-filter', name: 'status' },
+    el('option', { value: '' }, 'All'),
+    ...RECIPIENT_STATUSES.map((value) => el('option', { value }, value)),
+  );
   const download = el('button', { type: 'button' }, 'Download CSV');
   const body = el('div', { 'aria-live': 'polite', 'aria-busy': 'false' });
   const pager = el('nav', { class: 'pager', 'aria-label': 'Recipient pages' });
@@ -81,9 +92,28 @@ export function createRecipientsTable(source: RecipientsSource): RecipientsTable
       const withCost = page.recipients.some((row) => row.cost !== undefined);
       const withOutcomes = hasOutcomeColumns(page.recipients);
       const withWaiting = page.recipients.some((row) => row.waitingUntil);
-      const headers = ['Recipient', 'Status', 'Failure', 'Updated', 'Sent via', ...(withWaiting ? ['Waiting until'] : []), ...(withCost ? ['Cost'] : []), ...(withOutcomes ? OUTCOME_COLUMNS : [])];
+      const headers = [
+        'Recipient',
+        'Status',
+        'Failure',
+        'Updated',
+        'Sent via',
+        ...(withWaiting ? ['Waiting until'] : []),
+        ...(withCost ? ['Cost'] : []),
+        ...(withOutcomes ? OUTCOME_COLUMNS : []),
+      ];
       const caption = `Recipients${status ? ` with status ${status}` : ''}, page ${pageIndex + 1}`;
-      replaceChildren(body, page.recipients.length === 0 ? el('p', {}, 'No recipients match.') : dataTable(caption, headers, page.recipients.map((row) => cellsOf(row, withCost, withOutcomes, withWaiting)), { class: 'recipients' }));
+      replaceChildren(
+        body,
+        page.recipients.length === 0
+          ? el('p', {}, 'No recipients match.')
+          : dataTable(
+              caption,
+              headers,
+              page.recipients.map((row) => cellsOf(row, withCost, withOutcomes, withWaiting)),
+              { class: 'recipients' },
+            ),
+      );
       replaceChildren(
         pager,
         el('button', { type: 'button', disabled: pageIndex === 0, onclick: () => void go(pageIndex - 1) }, 'Previous'),

@@ -9,7 +9,11 @@ import type { SendRules } from '../../shared/send-rules/send-rules.schema';
 import { dataTable, el, notice, replaceChildren, section } from './dom';
 
 /** The facts to add to a page's header: the rules given, who waits and until when, the canary, the pause. */
-export function respectFacts(counts: WaitingCounts, pause: PauseShown | null | undefined, campaign: { canary?: CanaryView | null; sendRules?: Partial<SendRules> } = {}): Array<[string, string]> {
+export function respectFacts(
+  counts: WaitingCounts,
+  pause: PauseShown | null | undefined,
+  campaign: { canary?: CanaryView | null; sendRules?: Partial<SendRules> } = {},
+): Array<[string, string]> {
   const canary = campaign.canary ? [['Canary', canaryWords(campaign.canary)] as [string, string]] : [];
   return [...sendRulesFactsOf(campaign.sendRules), ...waitingFactsOf(counts), ...canary, ...(pause ? [['Paused', pauseWords(pause)] as [string, string]] : [])];
 }

@@ -34,7 +34,12 @@ function policyFacts(policy: ContactPolicyView | undefined): HTMLElement {
     'div',
     {},
     el('p', { class: 'policy-words', 'data-policy': policy ? 'on' : 'off' }, contactPolicyWords(policy)),
-    policy ? factList([['Set', formatTime(policy.updatedAt)], ['By', policy.updatedBy ?? '—']]) : null,
+    policy
+      ? factList([
+          ['Set', formatTime(policy.updatedAt)],
+          ['By', policy.updatedBy ?? '—'],
+        ])
+      : null,
   );
 }
 
@@ -46,7 +51,11 @@ interface PolicyForm {
 function policyForm(messages: HTMLElement, reload: () => Promise<void>): PolicyForm {
   const perPerson = el('input', { id: 'policy-per-person', type: 'number', min: 1, step: 1, inputmode: 'numeric', required: true });
   const perDays = el('input', { id: 'policy-per-days', type: 'number', min: 1, step: 1, inputmode: 'numeric', required: true });
-  const boxes = CATEGORIES.map(([value, words]) => ({ value, box: el('input', { id: `policy-category-${value.toLowerCase()}`, type: 'checkbox', checked: value === 'MARKETING' }), words }));
+  const boxes = CATEGORIES.map(([value, words]) => ({
+    value,
+    box: el('input', { id: `policy-category-${value.toLowerCase()}`, type: 'checkbox', checked: value === 'MARKETING' }),
+    words,
+  }));
   const save = el('button', { type: 'submit', class: 'primary' }, 'Save policy');
   const remove = el('button', { type: 'button', class: 'danger' }, 'Turn the cap off');
   const say = (text: string, kind: 'error' | 'info' = 'error') => replaceChildren(messages, notice(text, kind));
@@ -56,12 +65,21 @@ function policyForm(messages: HTMLElement, reload: () => Promise<void>): PolicyF
     el('h3', { id: 'policy-form-title' }, 'Change the policy'),
     el('div', { class: 'field' }, el('label', { for: perPerson.id }, 'Messages per person'), perPerson),
     el('div', { class: 'field' }, el('label', { for: perDays.id }, 'In any (days)'), perDays),
-    el('fieldset', { class: 'respect' }, el('legend', {}, 'Categories counted'), ...boxes.map(({ box, words }) => el('div', { class: 'checkbox' }, box, el('label', { for: box.id }, words)))),
+    el(
+      'fieldset',
+      { class: 'respect' },
+      el('legend', {}, 'Categories counted'),
+      ...boxes.map(({ box, words }) => el('div', { class: 'checkbox' }, box, el('label', { for: box.id }, words))),
+    ),
     el('div', { class: 'actions' }, save, remove),
   );
   root.addEventListener('submit', (event) => {
     event.preventDefault();
-    const { body, problem } = contactPolicyBodyOf(perPerson.value, perDays.value, boxes.filter(({ box }) => box.checked).map(({ value }) => value));
+    const { body, problem } = contactPolicyBodyOf(
+      perPerson.value,
+      perDays.value,
+      boxes.filter(({ box }) => box.checked).map(({ value }) => value),
+    );
     if (!body) return say(problem!);
     save.disabled = true;
     sendData('PUT', '/contact-policy', { body })
@@ -119,7 +137,11 @@ export function renderSettings(main: HTMLElement): PageHandle {
       'section',
       { class: 'card', 'aria-labelledby': 'policy-title' },
       el('h3', { id: 'policy-title' }, 'Contact policy'),
-      el('p', { class: 'help' }, 'A frequency cap across every campaign and broadcast of the organization, per person (their phone and user id counted as one). Over it a recipient is skipped as FREQUENCY_CAPPED, or waits when the campaign defers people over the cap.'),
+      el(
+        'p',
+        { class: 'help' },
+        'A frequency cap across every campaign and broadcast of the organization, per person (their phone and user id counted as one). Over it a recipient is skipped as FREQUENCY_CAPPED, or waits when the campaign defers people over the cap.',
+      ),
       current,
       mayChange ? null : el('p', { class: 'help' }, 'Only an admin changes the contact policy.'),
     ),

@@ -49,7 +49,15 @@ export function renderSignIn(main: HTMLElement, reason: string | undefined, choi
 }
 
 function renderKeyForm(main: HTMLElement, reason: string | undefined, signedIn: () => void, back?: () => void): void {
-  const input = el('input', { id: 'api-key', name: 'api-key', type: 'password', autocomplete: 'off', spellcheck: 'false', required: true, 'aria-describedby': 'api-key-help' });
+  const input = el('input', {
+    id: 'api-key',
+    name: 'api-key',
+    type: 'password',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    required: true,
+    'aria-describedby': 'api-key-help',
+  });
   const status = el('div', { 'aria-live': 'polite' });
   const form = el(
     'form',
@@ -58,7 +66,11 @@ function renderKeyForm(main: HTMLElement, reason: string | undefined, signedIn: 
     reason ? notice(reason) : null,
     el('label', { for: 'api-key' }, 'Organization API key'),
     input,
-    el('p', { id: 'api-key-help', class: 'help' }, 'Kept in this browser tab only (session storage) and sent to this service as the x-api-key header. Closing the tab or signing out forgets it.'),
+    el(
+      'p',
+      { id: 'api-key-help', class: 'help' },
+      'Kept in this browser tab only (session storage) and sent to this service as the x-api-key header. Closing the tab or signing out forgets it.',
+    ),
     el('button', { type: 'submit' }, 'Sign in'),
     back ? el('button', { type: 'button', class: 'secondary', onclick: back }, 'Back') : null,
     status,

@@ -9,7 +9,13 @@ export function signedInBar(me: Me | undefined, signOut: () => void): HTMLElemen
     me ? el('span', { class: 'who', 'data-role': me.role }, signedInAs(me)) : null,
     el('a', { href: '#/settings', class: 'settings-link' }, 'Settings'),
     showsAdminScreens(me)
-      ? el('nav', { class: 'admin-links', 'aria-label': 'Administration' }, el('a', { href: '#/people' }, 'People'), el('a', { href: '#/api-keys' }, 'API keys'), el('a', { href: '#/audit-log' }, 'Audit log'))
+      ? el(
+          'nav',
+          { class: 'admin-links', 'aria-label': 'Administration' },
+          el('a', { href: '#/people' }, 'People'),
+          el('a', { href: '#/api-keys' }, 'API keys'),
+          el('a', { href: '#/audit-log' }, 'Audit log'),
+        )
       : null,
     el('button', { type: 'button', class: 'sign-out', onclick: signOut }, 'Sign out'),
   );

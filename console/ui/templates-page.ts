@@ -25,7 +25,8 @@ export function senderSelect(id: string, senders: readonly PhoneNumberEntry[], c
 }
 
 /** Meta's quality score as a badge (GREEN, YELLOW, RED or UNKNOWN; "—" when Meta gives none). */
-export const qualityBadge = (quality: string | undefined): HTMLElement | string => (quality ? el('span', { class: `badge badge-quality-${quality.toLowerCase()}` }, quality) : '—');
+export const qualityBadge = (quality: string | undefined): HTMLElement | string =>
+  quality ? el('span', { class: `badge badge-quality-${quality.toLowerCase()}` }, quality) : '—';
 
 const rowOf = (template: TemplateView): Array<Node | string> => [
   templateLabel(template),
@@ -47,7 +48,12 @@ export function renderTemplates(main: HTMLElement): PageHandle {
     try {
       const templates = await readTemplates(sender, 'all');
       if (sender !== shownSender) return;
-      replaceChildren(body, templates.length === 0 ? el('p', {}, 'No templates on this sender.') : dataTable(`Templates of +${sender}`, HEADERS, templates.map(rowOf), { class: 'templates' }));
+      replaceChildren(
+        body,
+        templates.length === 0
+          ? el('p', {}, 'No templates on this sender.')
+          : dataTable(`Templates of +${sender}`, HEADERS, templates.map(rowOf), { class: 'templates' }),
+      );
     } catch (error) {
       replaceChildren(body, notice(describeError(error)));
     }
@@ -63,7 +69,10 @@ export function renderTemplates(main: HTMLElement): PageHandle {
   void readSenders()
     .then((senders) => {
       if (senders.length === 0) return void replaceChildren(body, el('p', {}, 'This organization has no connected phone number.'));
-      replaceChildren(chooser, senderSelect('templates-sender', senders, (sender) => void show(sender)));
+      replaceChildren(
+        chooser,
+        senderSelect('templates-sender', senders, (sender) => void show(sender)),
+      );
       void show(senders[0]!.phone_number);
     })
     .catch((error: unknown) => replaceChildren(body, notice(describeError(error))));

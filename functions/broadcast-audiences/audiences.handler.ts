@@ -1,4 +1,10 @@
-import { createAudience as create, deleteAudience as remove, getAudience as read, listAudiences as list, type AudiencePorts } from '../../shared/audiences/audience-use-cases';
+import {
+  createAudience as create,
+  deleteAudience as remove,
+  getAudience as read,
+  listAudiences as list,
+  type AudiencePorts,
+} from '../../shared/audiences/audience-use-cases';
 import { createAudienceSchema, listAudiencesQuerySchema } from '../../shared/audiences/audience.schema';
 import { httpOperation } from '../../shared/http/http-operation';
 import { broadcastEnvelope } from '../../shared/http/surface-responses';

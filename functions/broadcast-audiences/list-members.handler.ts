@@ -12,7 +12,10 @@ export const listMembers = httpOperation('broadcast-api-key', async (request, po
   const page = await list(ports, request.caller, audienceId, query);
   if (format !== 'csv') return { statusCode: 200, body: broadcastEnvelope(200, `${page.members.length} member(s)`, page) };
   // One page per request: the next page's cursor travels in a header, the body is only the CSV.
-  const headers: Record<string, string> = { 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': `attachment; filename="${audienceId}-members.csv"` };
+  const headers: Record<string, string> = {
+    'Content-Type': 'text/csv; charset=utf-8',
+    'Content-Disposition': `attachment; filename="${audienceId}-members.csv"`,
+  };
   if (page.nextCursor !== null) headers['X-Next-Cursor'] = page.nextCursor;
   return { statusCode: 200, headers, body: null, textBody: membersCsv(page.members) };
 });

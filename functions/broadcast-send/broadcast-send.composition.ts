@@ -37,7 +37,11 @@ import type { CampaignStore, ExpansionQueue } from '../../shared/campaigns/ports
 import { expansionQueueSection } from '../composition/expansion-queue.section';
 import { campaignStoreSection } from '../composition/campaigns.section';
 
-export interface BroadcastServices extends SendTemplateBroadcastDependencies, Omit<DryRunDependencies, 'scheduling'>, EarlierSendDependencies, SendFreeformDependencies {
+export interface BroadcastServices
+  extends SendTemplateBroadcastDependencies,
+    Omit<DryRunDependencies, 'scheduling'>,
+    EarlierSendDependencies,
+    SendFreeformDependencies {
   upstream: CloudApiClient;
   /** The dry run's estimate (`?dryRun=true`). */
   rateCards: RateCardSource;

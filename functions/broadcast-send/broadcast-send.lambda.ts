@@ -17,7 +17,20 @@ import { sendTemplateBroadcast } from './send-template-broadcast.handler';
 export const createHandler = (env: Environment, overrides?: ServiceOverrides) =>
   createGroupHandler<BroadcastSendDependencies>({
     group: 'broadcast-send',
-    operations: { sendTemplateBroadcast, sendFreeform, sendSingle, sendBulk, cancelJob, followUp, resumeJob, pauseJob, pauseCampaign, resumeCampaign, cancelCampaign, campaignFollowUp },
+    operations: {
+      sendTemplateBroadcast,
+      sendFreeform,
+      sendSingle,
+      sendBulk,
+      cancelJob,
+      followUp,
+      resumeJob,
+      pauseJob,
+      pauseCampaign,
+      resumeCampaign,
+      cancelCampaign,
+      campaignFollowUp,
+    },
     dependencies: composeFunction('broadcast-send', env, composeBroadcastSend, overrides),
   });
 

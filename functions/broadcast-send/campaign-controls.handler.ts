@@ -12,12 +12,18 @@ import type { CampaignControlDependencies } from './broadcast-send.composition';
 type Control = (ports: CampaignControlPorts, caller: ScopedCaller, campaignId: string, reading: StatusReading) => Promise<CampaignControlView>;
 
 const campaignControl = (control: Control) =>
-  httpOperation('broadcast-api-key', async (request, { broadcasts, campaigns, events, expansions, scheduling, clock, unconfirmedAfterMs }: CampaignControlDependencies) => {
-    const campaignId = request.pathParameters.campaignId ?? '';
-    if (!isCampaignIdShape(campaignId)) throw new CampaignNotFoundError(campaignId);
-    const view = await control({ broadcasts, campaigns, events, expansions, scheduling }, request.caller, campaignId, { now: clock.now(), unconfirmedAfterMs });
-    return { statusCode: 200, body: broadcastEnvelope(200, `Campaign is ${view.state}`, view) };
-  });
+  httpOperation(
+    'broadcast-api-key',
+    async (request, { broadcasts, campaigns, events, expansions, scheduling, clock, unconfirmedAfterMs }: CampaignControlDependencies) => {
+      const campaignId = request.pathParameters.campaignId ?? '';
+      if (!isCampaignIdShape(campaignId)) throw new CampaignNotFoundError(campaignId);
+      const view = await control({ broadcasts, campaigns, events, expansions, scheduling }, request.caller, campaignId, {
+        now: clock.now(),
+        unconfirmedAfterMs,
+      });
+      return { statusCode: 200, body: broadcastEnvelope(200, `Campaign is ${view.state}`, view) };
+    },
+  );
 
 export const pauseCampaign = campaignControl(pause);
 export const resumeCampaign = campaignControl(resume);

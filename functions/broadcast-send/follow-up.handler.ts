@@ -22,7 +22,11 @@ export const followUp = httpOperation('broadcast-api-key', async (request, depen
 });
 
 /** The follow-up of `jobId` (a job's, or a campaign's job: campaign-follow-up.handler.ts), answered as above. */
-export async function answerFollowUp(request: HttpRequest<AuthenticatedCaller<'broadcast-api-key'>>, dependencies: BroadcastSendDependencies, jobId: string): Promise<HttpResult> {
+export async function answerFollowUp(
+  request: HttpRequest<AuthenticatedCaller<'broadcast-api-key'>>,
+  dependencies: BroadcastSendDependencies,
+  jobId: string,
+): Promise<HttpResult> {
   const body = parseRequest(followUpSchema, request.body);
   const input = { jobId, body, unconfirmedAfterMs: dependencies.unconfirmedAfterMs };
   if (parseRequest(broadcastQuerySchema, request.query, 'query').dryRun === 'true') {
@@ -34,6 +38,9 @@ export async function answerFollowUp(request: HttpRequest<AuthenticatedCaller<'b
   }
   const idempotencyKey = idempotencyKeyOf(request.headers);
   const { kind: _kind, ...job } = await followUpBroadcast(dependencies, request.caller, input, { idempotencyKey, inProgressTimeoutMs: IN_PROGRESS_TIMEOUT_MS });
-  const message = 'scheduledAt' in job ? `Follow-up scheduled for ${job.scheduledAt}` : `Follow-up of ${jobId} accepted for ${job.audience.matched - job.audience.optedOut - (job.audience.resendCapped ?? 0) - (job.audience.alreadyResent ?? 0)} recipients`;
+  const message =
+    'scheduledAt' in job
+      ? `Follow-up scheduled for ${job.scheduledAt}`
+      : `Follow-up of ${jobId} accepted for ${job.audience.matched - job.audience.optedOut - (job.audience.resendCapped ?? 0) - (job.audience.alreadyResent ?? 0)} recipients`;
   return { statusCode: 202, headers: job.jobId === undefined ? undefined : jobIdHeader(job.jobId), body: broadcastEnvelope(202, message, job) };
 }

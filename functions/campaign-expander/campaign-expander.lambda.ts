@@ -20,7 +20,18 @@ import { handleExpansionRecord } from './handle-expansion-record';
  * clock (a campaign waiting for the messaging limit's window); Lambda passes none.
  */
 /** The expander's ports whose calls are store calls (the Cloud API's answers are not retried here). */
-const expanderStorePorts = ['campaigns', 'claims', 'members', 'contactBook', 'optOuts', 'broadcasts', 'queue', 'expansions', 'portfolioReach', 'events'] as const satisfies ReadonlyArray<keyof ExpandCampaignDependencies>;
+const expanderStorePorts = [
+  'campaigns',
+  'claims',
+  'members',
+  'contactBook',
+  'optOuts',
+  'broadcasts',
+  'queue',
+  'expansions',
+  'portfolioReach',
+  'events',
+] as const satisfies ReadonlyArray<keyof ExpandCampaignDependencies>;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const createHandler = (env: Environment, overrides?: ServiceOverrides) => {

@@ -11,7 +11,11 @@ import { logger } from '../../shared/observability/logger';
  */
 export async function handleExpansionRecord(dependencies: ExpandCampaignDependencies, record: SQSRecord): Promise<ExpansionOutcome> {
   const message = decodeExpansionMessage(record.body);
-  logger.appendKeys({ organizationId: message.organizationId, campaignId: message.campaignId, receiveCount: Number(record.attributes.ApproximateReceiveCount ?? 1) });
+  logger.appendKeys({
+    organizationId: message.organizationId,
+    campaignId: message.campaignId,
+    receiveCount: Number(record.attributes.ApproximateReceiveCount ?? 1),
+  });
   try {
     const outcome = await expandCampaign(dependencies, message);
     logger.info('campaign expansion', { outcome });

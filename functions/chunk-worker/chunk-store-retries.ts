@@ -11,7 +11,9 @@ import { withRetriedStorePorts } from '../composition/store-retries';
 export { isMendableStoreFault, STORE_RETRY_MARGIN_MS } from '../composition/store-retries';
 
 /** The ports whose calls are store calls: the ledger, progress and job control, the pacer, the reads at send time, the queue, customer events. */
-const storePorts = ['broadcasts', 'pacer', 'templateStates', 'optOuts', 'senders', 'queue', 'events', 'frequencyCaps'] as const satisfies ReadonlyArray<keyof ProcessChunkDependencies>;
+const storePorts = ['broadcasts', 'pacer', 'templateStates', 'optOuts', 'senders', 'queue', 'events', 'frequencyCaps'] as const satisfies ReadonlyArray<
+  keyof ProcessChunkDependencies
+>;
 
 /**
  * `dependencies` with every store port's calls retried within `invocation`'s time and the process's

@@ -19,7 +19,12 @@ import { logger } from '../../shared/observability/logger';
  * handles the records of one batch concurrently.
  * Returns the chunk's report (the Lambda publishes its metrics); none when the chunk was abandoned.
  */
-export async function handleChunkRecord(dependencies: ProcessChunkDependencies, record: SQSRecord, context: Context, lane: OutboundLane = 'bulk'): Promise<ChunkReport | undefined> {
+export async function handleChunkRecord(
+  dependencies: ProcessChunkDependencies,
+  record: SQSRecord,
+  context: Context,
+  lane: OutboundLane = 'bulk',
+): Promise<ChunkReport | undefined> {
   const message = decodeOutboundMessage(record.body);
   const receiveCount = Number(record.attributes.ApproximateReceiveCount ?? 1);
   const keys = { messageId: record.messageId, jobId: message.jobId, chunkIndex: message.chunkIndex, receiveCount };

@@ -21,10 +21,16 @@ export function cloudApiSection(context: CompositionContext): CloudApiSection {
 export const templateCatalogSection = (context: CompositionContext, cloudApi: () => CloudApiSection, templateStates: () => TemplateStates) =>
   memoize(
     () =>
-      new TemplateCatalog(cloudApi().upstream, context.clock, context.config.sending.templateCacheTtlMs, {
-        statesOf: (wabaId) => templateStates().statesOf(wabaId),
-        attributesOf: (wabaId) => templateStates().attributesOf(wabaId),
-      }, context.config.clicks.baseUrl),
+      new TemplateCatalog(
+        cloudApi().upstream,
+        context.clock,
+        context.config.sending.templateCacheTtlMs,
+        {
+          statesOf: (wabaId) => templateStates().statesOf(wabaId),
+          attributesOf: (wabaId) => templateStates().attributesOf(wabaId),
+        },
+        context.config.clicks.baseUrl,
+      ),
   );
 
 /** Numbers' messaging limits over the Cloud API client, cached per phone number id for a few minutes. */

@@ -8,7 +8,14 @@
  * - `identityPairSinkSection`: Meta's BSUID ↔ phone pairs → the contact book (inbox readWrite);
  * - `accountRefusalSinkSection`: failures 131042 → the account's jobs held (messaging readWrite).
  */
-import type { AccountRefusalSink, IdentityPairSink, InboundMessageSink, MarketingPreferenceSink, OptOutRecorder, TemplateStatusSink } from '../../shared/delivery/ports';
+import type {
+  AccountRefusalSink,
+  IdentityPairSink,
+  InboundMessageSink,
+  MarketingPreferenceSink,
+  OptOutRecorder,
+  TemplateStatusSink,
+} from '../../shared/delivery/ports';
 import type { CustomerEvent } from '../../shared/customer-events/ports';
 import { BroadcastAccountRefusals } from '../../shared/module-bridges/broadcast-account-refusals';
 import { InboxIdentityPairs } from '../../shared/module-bridges/inbox-identity-pairs';
@@ -56,7 +63,9 @@ export const inboundMessageSinkSection = (context: CompositionContext, dynamoDb:
 /** Failure 131050 and `user_preferences` → the organization's opt-out list (inbox readWrite). */
 export const optOutRecorderSection = (context: CompositionContext, dynamoDb: DynamoDbClients) => {
   const repository = inboxRepositorySection(context, dynamoDb);
-  return memoize((): OptOutRecorder & MarketingPreferenceSink => new InboxOptOutRecorder({ optOuts: repository(), contactBook: repository(), clock: context.clock }));
+  return memoize(
+    (): OptOutRecorder & MarketingPreferenceSink => new InboxOptOutRecorder({ optOuts: repository(), contactBook: repository(), clock: context.clock }),
+  );
 };
 
 /** Meta's BSUID ↔ phone pairs of inbound messages and `sent` statuses → the contact book, opt-outs aligned (inbox readWrite). */

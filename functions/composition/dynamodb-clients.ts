@@ -29,7 +29,9 @@ export function dynamoDbClients(context: CompositionContext): DynamoDbClients {
   const { region, endpoints } = context.config;
   // No SDK logger: its middleware's per-call copy of input and output goes too (without-sdk-logging.ts).
   const base = () =>
-    context.client(`dynamodb ${region} ${endpoints.dynamodb ?? ''}`, () => withoutSdkLogging(new DynamoDBClient(dynamoDbClientSettings(region, endpoints.dynamodb))));
+    context.client(`dynamodb ${region} ${endpoints.dynamodb ?? ''}`, () =>
+      withoutSdkLogging(new DynamoDBClient(dynamoDbClientSettings(region, endpoints.dynamodb))),
+    );
   let document: DynamoDBDocumentClient | undefined;
   let documentOf: DynamoDBClient | undefined;
   return {

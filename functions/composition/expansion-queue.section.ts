@@ -6,5 +6,12 @@ import { sqsClient } from './sqs-client';
 
 export function expansionQueueSection(context: CompositionContext): () => SqsExpansionQueue {
   const sqs = sqsClient(context);
-  return memoize(() => new SqsExpansionQueue(sqs(), requireSetting(context.config.queueUrls.campaignExpansion, 'CAMPAIGN_EXPANSION_QUEUE_URL'), context.config.campaigns.expansionMaxDelaySeconds));
+  return memoize(
+    () =>
+      new SqsExpansionQueue(
+        sqs(),
+        requireSetting(context.config.queueUrls.campaignExpansion, 'CAMPAIGN_EXPANSION_QUEUE_URL'),
+        context.config.campaigns.expansionMaxDelaySeconds,
+      ),
+  );
 }

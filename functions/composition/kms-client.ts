@@ -7,5 +7,8 @@ const controlPlaneTimeouts = { connectionTimeout: 2_000, requestTimeout: 5_000, 
 export function kmsClient(context: CompositionContext): () => KMSClient {
   const { region, endpoints } = context.config;
   return () =>
-    context.client(`kms ${region} ${endpoints.kms ?? ''}`, () => new KMSClient({ region, endpoint: endpoints.kms, maxAttempts: 3, requestHandler: controlPlaneTimeouts }));
+    context.client(
+      `kms ${region} ${endpoints.kms ?? ''}`,
+      () => new KMSClient({ region, endpoint: endpoints.kms, maxAttempts: 3, requestHandler: controlPlaneTimeouts }),
+    );
 }

@@ -19,8 +19,11 @@ const messagingTable = (context: CompositionContext) => requireSetting(context.c
  * The broadcast stores a function's use cases take as their one `broadcasts` dependency, built
  * from the named stores' adapters only: `broadcastStoresSection(context, dynamoDb, ['jobs', 'progress'])`.
  */
-export const broadcastStoresSection = <const Names extends readonly BroadcastStoreName[]>(context: CompositionContext, dynamoDb: DynamoDbClients, names: Names) =>
-  memoize(() => dynamoDbBroadcastStores(dynamoDb.document, messagingTable(context), names));
+export const broadcastStoresSection = <const Names extends readonly BroadcastStoreName[]>(
+  context: CompositionContext,
+  dynamoDb: DynamoDbClients,
+  names: Names,
+) => memoize(() => dynamoDbBroadcastStores(dynamoDb.document, messagingTable(context), names));
 
 export const broadcastNamesSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(() => new DynamoDbBroadcastNameRegistry(dynamoDb.document, messagingTable(context)));

@@ -14,10 +14,12 @@ import type { DynamoDbClients } from './dynamodb-clients';
 const messagingTable = (context: CompositionContext) => requireSetting(context.config.tableNames.messaging, 'MESSAGING_TABLE');
 
 /** A recipient's outcome facts (replies, taps, clicks, attributed opt-outs) in their job's tally item. */
-export const outcomeStoreSection = (context: CompositionContext, dynamoDb: DynamoDbClients) => memoize(() => new DynamoDbOutcomeStore(dynamoDb.document, messagingTable(context)));
+export const outcomeStoreSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbOutcomeStore(dynamoDb.document, messagingTable(context)));
 
 /** People's latest touches (the last send delivered to them, or a campaign that held them out). */
-export const touchStoreSection = (context: CompositionContext, dynamoDb: DynamoDbClients) => memoize(() => new DynamoDbTouchStore(dynamoDb.document, messagingTable(context)));
+export const touchStoreSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
+  memoize(() => new DynamoDbTouchStore(dynamoDb.document, messagingTable(context)));
 
 /** The delivery processor's ReplyAttribution: touches on delivery, replies and taps on inbound messages. */
 export const replyAttributionSection = (context: CompositionContext, dynamoDb: DynamoDbClients, ledger: () => DynamoDbLedgerDeliveryStore) =>

@@ -7,5 +7,8 @@ const controlPlaneTimeouts = { connectionTimeout: 2_000, requestTimeout: 5_000, 
 export function schedulerClient(context: CompositionContext): () => SchedulerClient {
   const { region, endpoints } = context.config;
   return () =>
-    context.client(`scheduler ${region} ${endpoints.scheduler ?? ''}`, () => new SchedulerClient({ region, endpoint: endpoints.scheduler, maxAttempts: 3, requestHandler: controlPlaneTimeouts }));
+    context.client(
+      `scheduler ${region} ${endpoints.scheduler ?? ''}`,
+      () => new SchedulerClient({ region, endpoint: endpoints.scheduler, maxAttempts: 3, requestHandler: controlPlaneTimeouts }),
+    );
 }

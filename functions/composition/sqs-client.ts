@@ -10,5 +10,7 @@ export function sqsClient(context: CompositionContext): () => SQSClient {
   // per-call cost"); a middleware added later (fault classifier, bench counter) drops that cache.
   // No SDK logger: its middleware's per-call copy of input and output goes too (without-sdk-logging.ts).
   return () =>
-    context.client(`sqs ${region} ${endpoints.sqs ?? ''}`, () => withStackCacheReset(withoutSdkLogging(new SQSClient({ region, endpoint: endpoints.sqs, cacheMiddleware: true }))));
+    context.client(`sqs ${region} ${endpoints.sqs ?? ''}`, () =>
+      withStackCacheReset(withoutSdkLogging(new SQSClient({ region, endpoint: endpoints.sqs, cacheMiddleware: true }))),
+    );
 }

@@ -55,7 +55,8 @@ export function withRetriedStorePorts<Dependencies extends object>(
     random: () => invocation.random(),
     // One short line per retry (no stack): under a throttling burst hundreds of lanes retry at once.
     // `logKeys`: the record's own keys (concurrent records of one invocation share the logger).
-    onRetry: ({ call, attempt, delayMs, error }) => logger.warn('store call retried', { ...options.logKeys, call, attempt, delayMs: Math.round(delayMs), fault: faultOf(error) }),
+    onRetry: ({ call, attempt, delayMs, error }) =>
+      logger.warn('store call retried', { ...options.logKeys, call, attempt, delayMs: Math.round(delayMs), fault: faultOf(error) }),
   };
   const retried = {} as Dependencies;
   for (const key of Object.keys(dependencies) as Array<keyof Dependencies>) {

@@ -30,4 +30,3 @@ export function webhookRegistrationSection(context: CompositionContext, dynamoDb
     urlPolicy: value({ allowInsecureLocalReceivers: context.config.allowInsecureLocalReceivers }),
   };
 }
-

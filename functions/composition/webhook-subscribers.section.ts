@@ -14,6 +14,11 @@ export function webhookSubscribersSection(context: CompositionContext, dynamoDb:
   return memoize(
     () =>
       context.overrides.webhookEndpointRegistry ??
-      new DynamoDbWebhookEndpointRegistry(dynamoDb.document, requireSetting(context.config.tableNames.tenancy, 'TENANCY_TABLE'), unconfiguredTokenCipher, context.clock),
+      new DynamoDbWebhookEndpointRegistry(
+        dynamoDb.document,
+        requireSetting(context.config.tableNames.tenancy, 'TENANCY_TABLE'),
+        unconfiguredTokenCipher,
+        context.clock,
+      ),
   );
 }

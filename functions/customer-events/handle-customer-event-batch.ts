@@ -22,7 +22,10 @@ export async function handleCustomerEventBatch(dependencies: DispatchDependencie
       failed.push(record.messageId);
     }
   }
-  const results = await dispatchCustomerEvents(dependencies, decoded.map((entry) => entry.delivery));
+  const results = await dispatchCustomerEvents(
+    dependencies,
+    decoded.map((entry) => entry.delivery),
+  );
   results.forEach((result, index) => {
     const { record, delivery } = decoded[index]!;
     const facts = { organizationId: delivery.organizationId, endpointId: delivery.endpointId, eventId: delivery.event.id, eventType: delivery.event.type };

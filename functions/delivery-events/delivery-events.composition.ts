@@ -15,7 +15,13 @@ import { dynamoDbClients } from '../composition/dynamodb-clients';
 import { sqsClient } from '../composition/sqs-client';
 import { tenancyReaderSection } from '../composition/tenancy.section';
 import { serviceMessageCounterSection, upstreamDeliveryStoreSection } from '../composition/messaging.section';
-import { accountRefusalSinkSection, identityPairSinkSection, inboundMessageSinkSection, optOutRecorderSection, templateStatusSinkSection } from '../composition/delivery-sinks.section';
+import {
+  accountRefusalSinkSection,
+  identityPairSinkSection,
+  inboundMessageSinkSection,
+  optOutRecorderSection,
+  templateStatusSinkSection,
+} from '../composition/delivery-sinks.section';
 import { customerEventPublisherSection } from '../composition/customer-events.section';
 import { webhookSubscribersSection } from '../composition/webhook-subscribers.section';
 import { replyAttributionSection } from '../composition/reply-attribution.section';
@@ -52,7 +58,10 @@ export function composeDeliveryEvents(context: CompositionContext): DeliveryEven
       accountRefusals: accountRefusalSinkSection(context, dynamoDb, events),
       events,
       attribution: replyAttributionSection(context, dynamoDb, ledger),
-      log: value({ info: (message, attributes) => logger.info(message, attributes ?? {}), warn: (message, attributes) => logger.warn(message, attributes ?? {}) }),
+      log: value({
+        info: (message, attributes) => logger.info(message, attributes ?? {}),
+        warn: (message, attributes) => logger.warn(message, attributes ?? {}),
+      }),
     }),
     get redelivery() {
       return new SqsRedelivery(sqs(), requireSetting(context.config.queueUrls.metaEvents, 'META_EVENTS_QUEUE_URL'));

@@ -8,7 +8,11 @@ export interface HealthSettings {
 }
 
 const broadcastRoutes = serviceRoutes.filter((route) => route.surface === 'broadcast');
-const lastNamedSegment = (path: string) => path.split('/').filter((segment) => segment && !segment.startsWith('{')).pop();
+const lastNamedSegment = (path: string) =>
+  path
+    .split('/')
+    .filter((segment) => segment && !segment.startsWith('{'))
+    .pop();
 const routeNamesInUse = broadcastRoutes.map((route) => lastNamedSegment(route.path));
 
 /**
@@ -27,8 +31,7 @@ export const endpointInventory = Object.fromEntries(
 );
 
 /** Answers without touching any store: availability of the service itself, no key, no number, no template. */
-export const health =
-  (settings: HealthSettings): HttpOperation<unknown, 'none'> =>
+export const health = (settings: HealthSettings): HttpOperation<unknown, 'none'> =>
   httpOperation('none', async () => ({
     statusCode: 200,
     body: {
@@ -38,4 +41,4 @@ export const health =
       version: settings.version,
       endpoints: endpointInventory,
     },
-   }));
+  }));

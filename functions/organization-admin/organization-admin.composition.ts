@@ -18,5 +18,9 @@ export const organizationsSection = (tenancy: () => TenancyServices) => () =>
 export function composeOrganizationAdmin(context: CompositionContext): OrganizationAdminDependencies {
   const dynamoDb = dynamoDbClients(context);
   const tenancy = tenancySection(context, dynamoDb);
-  return lazyPorts<OrganizationAdminDependencies>({ ...httpSection(context, dynamoDb, tenancy), ...auditSection(context, dynamoDb), organizations: organizationsSection(tenancy) });
+  return lazyPorts<OrganizationAdminDependencies>({
+    ...httpSection(context, dynamoDb, tenancy),
+    ...auditSection(context, dynamoDb),
+    organizations: organizationsSection(tenancy),
+  });
 }

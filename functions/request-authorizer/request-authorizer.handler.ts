@@ -31,12 +31,17 @@ export function stageWildcardOf(methodArn: string): string {
 }
 
 function presentedCredentialsOf(event: APIGatewayRequestAuthorizerEvent): PresentedCredentials {
-  return { apiKey: headerOf(event, 'x-api-key'), bearerToken: bearerToken(headerOf(event, 'authorization')), organizationId: headerOf(event, 'x-organization-id') };
+  return {
+    apiKey: headerOf(event, 'x-api-key'),
+    bearerToken: bearerToken(headerOf(event, 'authorization')),
+    organizationId: headerOf(event, 'x-organization-id'),
+  };
 }
 
 /** principalId and context of the Allow: never a key or a token (they reach the access log and the function). */
 function callerOf(identifier: UsageIdentifier): Pick<APIGatewayAuthorizerResult, 'principalId' | 'context'> {
-  if (identifier.kind === 'person') return { principalId: identifier.personId, context: { organizationId: identifier.organizationId, personId: identifier.personId } };
+  if (identifier.kind === 'person')
+    return { principalId: identifier.personId, context: { organizationId: identifier.organizationId, personId: identifier.personId } };
   return { principalId: identifier.kind === 'api-key' ? 'api-key' : 'person', context: {} };
 }
 
@@ -46,7 +51,10 @@ function callerOf(identifier: UsageIdentifier): Pick<APIGatewayAuthorizerResult,
  * @example
  * const { result, kind } = await authorizeRequest(ports, event); // result: { principalId, policyDocument, usageIdentifierKey, context }
  */
-export async function authorizeRequest(ports: UsageIdentifierPorts, event: APIGatewayRequestAuthorizerEvent): Promise<{ result: APIGatewayAuthorizerResult; kind: UsageIdentifier['kind'] }> {
+export async function authorizeRequest(
+  ports: UsageIdentifierPorts,
+  event: APIGatewayRequestAuthorizerEvent,
+): Promise<{ result: APIGatewayAuthorizerResult; kind: UsageIdentifier['kind'] }> {
   let identifier: UsageIdentifier;
   try {
     identifier = await usageIdentifierOf(ports, presentedCredentialsOf(event));

@@ -8,6 +8,7 @@ import type { Environment } from '../../shared/config/app-config';
 import { createChunkConsumerHandler } from '../chunk-worker/chunk-consumer';
 import type { ServiceOverrides } from '../composition/composition-context';
 
-export const createHandler = (env: Environment, overrides?: ServiceOverrides) => createChunkConsumerHandler({ functionName: 'single-sender', lane: 'single' }, env, overrides);
+export const createHandler = (env: Environment, overrides?: ServiceOverrides) =>
+  createChunkConsumerHandler({ functionName: 'single-sender', lane: 'single' }, env, overrides);
 
 export const handler = createHandler(process.env);

@@ -10,8 +10,7 @@ export type WrapperOperation = HttpOperation<WrapperDependencies, 'upstream-acce
 export const wrapperOperation = (handle: WrapperOperation['handle']): WrapperOperation => httpOperation('upstream-access-token', handle);
 
 /** The one operation behind every ordinary row of runtime-contract/upstream-routes.ts: Meta's status and body unchanged. */
-export const passThroughOperation =
-  (route: UpstreamRouteSpec): WrapperOperation =>
+export const passThroughOperation = (route: UpstreamRouteSpec): WrapperOperation =>
   wrapperOperation(async (request, { upstream }) => {
     const result = await passThrough(upstream, route, {
       organizationId: request.caller.organizationId,

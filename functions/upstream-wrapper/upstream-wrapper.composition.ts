@@ -17,47 +17,48 @@ export interface UpstreamWrapperFunctionDependencies extends HttpPipelineDepende
   upstream: UpstreamWrapperDependencies;
 }
 
-export const upstreamWrapperSection = (context: CompositionContext, dynamoDb: DynamoDbClients, tenancy: () => TenancyServices) => (): UpstreamWrapperDependencies => {
-  const { config } = context;
-  const pacer = sendPacerSection(context, dynamoDb);
-  const idRecords = wrapperIdRecordsSection(context, dynamoDb);
-  const platformMessages = platformMessageIdsSection(broadcastStoresSection(context, dynamoDb, ['ledger', 'jobs']));
-  const wrapper = config.upstreamWrapper;
-  return {
-    get tenancy() {
-      return tenancy();
-    },
-    graph: graphTransportSection(context),
-    ownedIds: new OwnedIdDirectory(wrapper.ownedIdsTtlMs),
-    get idRecords() {
-      return idRecords();
-    },
-    get platformMessages() {
-      return platformMessages();
-    },
-    get pacer() {
-      return pacer();
-    },
-    clock: context.clock,
-    ids: context.ids,
-    sleep,
-    random: Math.random,
-    log: { warn: (message, facts) => logger.warn(message, facts) },
-    settings: {
-      graphBaseUrl: config.upstream.baseUrl,
-      upstreamTimeoutMs: config.upstream.timeoutMs,
-      defaultMessagesPerSecond: config.sending.defaultMessagesPerSecond,
-      ownedIdsTtlMs: wrapper.ownedIdsTtlMs,
-      bulk: {
-        maxRecipients: wrapper.bulkMaxRecipients,
-        budgetMs: wrapper.bulkBudgetMs,
-        concurrency: wrapper.bulkConcurrency,
-        // The chunk worker's retry policy (shared/sending/send-policy.ts).
-        ...config.sendPolicy,
+export const upstreamWrapperSection =
+  (context: CompositionContext, dynamoDb: DynamoDbClients, tenancy: () => TenancyServices) => (): UpstreamWrapperDependencies => {
+    const { config } = context;
+    const pacer = sendPacerSection(context, dynamoDb);
+    const idRecords = wrapperIdRecordsSection(context, dynamoDb);
+    const platformMessages = platformMessageIdsSection(broadcastStoresSection(context, dynamoDb, ['ledger', 'jobs']));
+    const wrapper = config.upstreamWrapper;
+    return {
+      get tenancy() {
+        return tenancy();
       },
-    },
+      graph: graphTransportSection(context),
+      ownedIds: new OwnedIdDirectory(wrapper.ownedIdsTtlMs),
+      get idRecords() {
+        return idRecords();
+      },
+      get platformMessages() {
+        return platformMessages();
+      },
+      get pacer() {
+        return pacer();
+      },
+      clock: context.clock,
+      ids: context.ids,
+      sleep,
+      random: Math.random,
+      log: { warn: (message, facts) => logger.warn(message, facts) },
+      settings: {
+        graphBaseUrl: config.upstream.baseUrl,
+        upstreamTimeoutMs: config.upstream.timeoutMs,
+        defaultMessagesPerSecond: config.sending.defaultMessagesPerSecond,
+        ownedIdsTtlMs: wrapper.ownedIdsTtlMs,
+        bulk: {
+          maxRecipients: wrapper.bulkMaxRecipients,
+          budgetMs: wrapper.bulkBudgetMs,
+          concurrency: wrapper.bulkConcurrency,
+          // The chunk worker's retry policy (shared/sending/send-policy.ts).
+          ...config.sendPolicy,
+        },
+      },
+    };
   };
-};
 
 export function composeUpstreamWrapper(context: CompositionContext): UpstreamWrapperFunctionDependencies {
   const dynamoDb = dynamoDbClients(context);

@@ -16,7 +16,14 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import { routeGuards, type RouteGuard, type RouteGuardName } from '../../runtime-contract/route-guards';
-import { rateLimitClasses, resourcePath, surfaces, type RestApiSurfaceName, type RouteDefinition, type SurfaceName } from '../../runtime-contract/route-manifest';
+import {
+  rateLimitClasses,
+  resourcePath,
+  surfaces,
+  type RestApiSurfaceName,
+  type RouteDefinition,
+  type SurfaceName,
+} from '../../runtime-contract/route-manifest';
 import { pascal } from '../naming';
 import type { FirewallLimits } from '../settings';
 import type { SurfaceApi } from './surface-api';
@@ -181,16 +188,38 @@ export class ApiFirewall extends Construct {
 function routeMatch(route: RouteDefinition): wafv2.CfnWebACL.StatementProperty {
   const path = resourcePath(route);
   const prefix = trailingParameterPrefix(path);
-  if ((path.includes('{') && prefix === undefined) || path === '/') throw new Error(`WAF: ${route.method} ${path} (guard ${route.guard}) cannot be matched by its path ending; give its guard no perIp rule`);
+  if ((path.includes('{') && prefix === undefined) || path === '/')
+    throw new Error(`WAF: ${route.method} ${path} (guard ${route.guard}) cannot be matched by its path ending; give its guard no perIp rule`);
   // A route whose only parameter ends its path (the tracked links' /r/{token}): its stage and the fixed part begin the path.
   const pathMatch: wafv2.CfnWebACL.StatementProperty = prefix
-    ? { byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint: 'STARTS_WITH', searchString: `/${surfaces[route.surface].stage}${prefix}`, textTransformations: [{ priority: 0, type: 'URL_DECODE' }] } }
-    : { byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint: 'ENDS_WITH', searchString: path, textTransformations: [{ priority: 0, type: 'URL_DECODE' }] } };
+    ? {
+        byteMatchStatement: {
+          fieldToMatch: { uriPath: {} },
+          positionalConstraint: 'STARTS_WITH',
+          searchString: `/${surfaces[route.surface].stage}${prefix}`,
+          textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
+        },
+      }
+    : {
+        byteMatchStatement: {
+          fieldToMatch: { uriPath: {} },
+          positionalConstraint: 'ENDS_WITH',
+          searchString: path,
+          textTransformations: [{ priority: 0, type: 'URL_DECODE' }],
+        },
+      };
   return {
     andStatement: {
       statements: [
         pathMatch,
-        { byteMatchStatement: { fieldToMatch: { method: {} }, positionalConstraint: 'EXACTLY', searchString: route.method, textTransformations: [{ priority: 0, type: 'NONE' }] } },
+        {
+          byteMatchStatement: {
+            fieldToMatch: { method: {} },
+            positionalConstraint: 'EXACTLY',
+            searchString: route.method,
+            textTransformations: [{ priority: 0, type: 'NONE' }],
+          },
+        },
       ],
     },
   };
@@ -206,7 +235,13 @@ const anyOf = (statements: wafv2.CfnWebACL.StatementProperty[]): wafv2.CfnWebACL
   statements.length === 1 ? statements[0]! : { orStatement: { statements } };
 
 /** A guard's per-IP rule over its routes (limit from settings, window from the guard). */
-function guardRule(id: string, guard: RouteGuardName, routes: readonly RouteDefinition[], limit: number | undefined, priority: number): wafv2.CfnWebACL.RuleProperty {
+function guardRule(
+  id: string,
+  guard: RouteGuardName,
+  routes: readonly RouteDefinition[],
+  limit: number | undefined,
+  priority: number,
+): wafv2.CfnWebACL.RuleProperty {
   const perIp = (routeGuards[guard] as RouteGuard).perIp!;
   return {
     name: guardRuleName(guard),

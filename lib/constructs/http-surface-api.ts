@@ -122,7 +122,11 @@ export class HttpSurfaceApi extends Construct {
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number; DetailedMetricsEnabled: boolean }> = {};
     for (const route of routes) {
       const throttle = methodThrottleOf(route) ?? stageThrottle;
-      routeSettings[routeKey(route.method, resourcePath(route))] = { ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit, DetailedMetricsEnabled: true };
+      routeSettings[routeKey(route.method, resourcePath(route))] = {
+        ThrottlingRateLimit: throttle.rateLimit,
+        ThrottlingBurstLimit: throttle.burstLimit,
+        DetailedMetricsEnabled: true,
+      };
     }
     (this.stage.node.defaultChild as apigatewayv2.CfnStage).addPropertyOverride('RouteSettings', routeSettings);
   }

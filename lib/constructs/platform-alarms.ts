@@ -104,7 +104,14 @@ export class PlatformAlarms extends Construct {
     for (const row of rows) this.dashboard.addWidgets(...row);
   }
 
-  private alarm(key: string, id: string, metric: cloudwatch.IMetric, threshold: AlarmThreshold, comparison: cloudwatch.ComparisonOperator, description: string): cloudwatch.Alarm {
+  private alarm(
+    key: string,
+    id: string,
+    metric: cloudwatch.IMetric,
+    threshold: AlarmThreshold,
+    comparison: cloudwatch.ComparisonOperator,
+    description: string,
+  ): cloudwatch.Alarm {
     const alarm = new cloudwatch.Alarm(this, id, {
       metric,
       threshold: threshold.threshold,
@@ -267,7 +274,12 @@ export class PlatformAlarms extends Construct {
       cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
       'outboundMessages / singleMessages: a chunk reached its dead-letter queue and was settled there (unsent recipients WORKER_ERROR); find why in the chunk-worker or single-sender log of its job',
     );
-    return new cloudwatch.GraphWidget({ title: 'Chunks settled from the dead-letter queue', left: [metric], leftAnnotations: [alarm.toAnnotation()], width: 24 });
+    return new cloudwatch.GraphWidget({
+      title: 'Chunks settled from the dead-letter queue',
+      left: [metric],
+      leftAnnotations: [alarm.toAnnotation()],
+      width: 24,
+    });
   }
 
   /**
@@ -276,12 +288,27 @@ export class PlatformAlarms extends Construct {
    */
   private watchAuditWrites(namespace: string): cloudwatch.IWidget {
     const threshold = alarmThresholds.auditWriteFailed;
-    const recorders = (Object.keys(functions) as FunctionName[]).filter((name) => functions[name].tables.audit === 'write' || functions[name].tables.audit === 'readWrite');
+    const recorders = (Object.keys(functions) as FunctionName[]).filter(
+      (name) => functions[name].tables.audit === 'write' || functions[name].tables.audit === 'readWrite',
+    );
     const metrics = recorders.map((name) => {
       const dimensionsMap = { service: name };
-      const metric = new cloudwatch.Metric({ namespace, metricName: platformMetrics.auditWriteFailed, dimensionsMap, statistic: cloudwatch.Stats.SUM, period: periodOf(threshold) });
+      const metric = new cloudwatch.Metric({
+        namespace,
+        metricName: platformMetrics.auditWriteFailed,
+        dimensionsMap,
+        statistic: cloudwatch.Stats.SUM,
+        period: periodOf(threshold),
+      });
       const description = `${name}: an audit entry could not be written (the audit table unreachable); the call was answered, its record is missing (docs/OPERATIONS.md)`;
-      this.alarm(`metric:${platformMetrics.auditWriteFailed}:${name}`, `AuditWriteFailed${pascal(name)}`, metric, threshold, cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD, description);
+      this.alarm(
+        `metric:${platformMetrics.auditWriteFailed}:${name}`,
+        `AuditWriteFailed${pascal(name)}`,
+        metric,
+        threshold,
+        cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        description,
+      );
       return metric;
     });
     return new cloudwatch.GraphWidget({ title: 'Audit entries not written', left: metrics, width: 24 });

@@ -103,7 +103,9 @@ function browserAssetCommands(definition: FunctionDefinition, root: string, outp
   if (!assets) return [];
   const esbuild = path.join(root, 'node_modules', '.bin', 'esbuild');
   return assets.bundles.map(({ entry, file }) =>
-    [esbuild, ...esbuildArguments(path.join(root, entry), `${outputDir}/${assets.directory}/${file}`), '--log-level=warning'].map((part) => `"${part}"`).join(' '),
+    [esbuild, ...esbuildArguments(path.join(root, entry), `${outputDir}/${assets.directory}/${file}`), '--log-level=warning']
+      .map((part) => `"${part}"`)
+      .join(' '),
   );
 }
 

@@ -167,7 +167,9 @@ export class SurfaceApi extends Construct {
         apiKeyRequired: requiresGatewayApiKey(route),
         // Keyed methods: the authorizer names the usage key; the function still authenticates the caller.
         // Bearer tokens (organization, upstream, v1) are verified by the group's function.
-        ...(keyed && requiresGatewayApiKey(route) ? { authorizer: keyed, authorizationType: apigateway.AuthorizationType.CUSTOM } : { authorizationType: apigateway.AuthorizationType.NONE }),
+        ...(keyed && requiresGatewayApiKey(route)
+          ? { authorizer: keyed, authorizationType: apigateway.AuthorizationType.CUSTOM }
+          : { authorizationType: apigateway.AuthorizationType.NONE }),
       });
       this.methods.set(routeKey(route.method, path), method);
       invokedHandlers.add(target.handler);
@@ -193,7 +195,11 @@ export class SurfaceApi extends Construct {
   /** The surface's gateway responses (its authorizer's too), in its own error body. */
   private addGatewayResponses(surface: SurfaceDefinition): void {
     const entries = [
-      ...(Object.entries(surface.gatewayResponses) as Array<[GatewayResponseKind, GatewayResponse]>).map(([kind, response]) => ({ kind, type: gatewayResponseTypes[kind], response })),
+      ...(Object.entries(surface.gatewayResponses) as Array<[GatewayResponseKind, GatewayResponse]>).map(([kind, response]) => ({
+        kind,
+        type: gatewayResponseTypes[kind],
+        response,
+      })),
       ...(Object.entries(surface.authorizerResponses ?? {}) as Array<[AuthorizerResponseKind, GatewayResponse]>).flatMap(([kind, response]) =>
         authorizerResponseTypes[kind].map((type) => ({ kind: type.responseType, type, response })),
       ),
@@ -204,9 +210,7 @@ export class SurfaceApi extends Construct {
         statusCode: String(response.statusCode),
         templates: { 'application/json': response.body },
         // Static header values are single-quoted in API Gateway's mapping syntax.
-        responseHeaders: response.headers
-          ? Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, `'${value}'`]))
-          : undefined,
+        responseHeaders: response.headers ? Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name, `'${value}'`])) : undefined,
       });
     }
   }

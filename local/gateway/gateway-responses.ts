@@ -38,7 +38,9 @@ export interface GatewayResponseContext {
  * // '{"requestId":"r-1"}'
  */
 export const renderGatewayResponseBody = (template: string, context: GatewayResponseContext): string =>
-  template.replace(/\$context\.(requestId|requestTime|path|httpMethod)\b/g, (_, name: keyof GatewayResponseContext) => JSON.stringify(context[name]).slice(1, -1));
+  template.replace(/\$context\.(requestId|requestTime|path|httpMethod)\b/g, (_, name: keyof GatewayResponseContext) =>
+    JSON.stringify(context[name]).slice(1, -1),
+  );
 
 /** Writes the surface's gateway response of `kind` (its authorizer's too), as API Gateway answers it. */
 export const sendGatewayResponse = (
@@ -49,11 +51,16 @@ export const sendGatewayResponse = (
   extraHeaders?: Record<string, string>,
 ): void => {
   // Only a surface with an authorizer gets its answers; any other keeps its API-key refusal.
-  const definition = kind in surface.gatewayResponses ? surface.gatewayResponses[kind as GatewayResponseKind] : (surface.authorizerResponses?.[kind as AuthorizerResponseKind] ?? surface.gatewayResponses.API_KEY);
+  const definition =
+    kind in surface.gatewayResponses
+      ? surface.gatewayResponses[kind as GatewayResponseKind]
+      : (surface.authorizerResponses?.[kind as AuthorizerResponseKind] ?? surface.gatewayResponses.API_KEY);
   const body = renderGatewayResponseBody(definition.body, context);
   // An HTTP API names its request id `apigw-requestid` and sends no error type.
   const ids: Record<string, string> =
-    surface.frontDoor === 'http-api' ? { 'apigw-requestid': context.requestId } : { 'x-amzn-RequestId': context.requestId, 'x-amzn-ErrorType': errorTypes[kind] };
+    surface.frontDoor === 'http-api'
+      ? { 'apigw-requestid': context.requestId }
+      : { 'x-amzn-RequestId': context.requestId, 'x-amzn-ErrorType': errorTypes[kind] };
   const headers: Record<string, string | number> = {
     'Content-Type': 'application/json',
     ...definition.headers,

@@ -49,7 +49,10 @@ export class LambdaInvoker {
         clearTimeout(timer);
         resolve(outcome);
       };
-      const timer = setTimeout(() => settle({ kind: lambdaTimesOutFirst ? 'function-timeout' : 'integration-timeout' }), Math.min(fnTimeout, this.integrationTimeoutMs));
+      const timer = setTimeout(
+        () => settle({ kind: lambdaTimesOutFirst ? 'function-timeout' : 'integration-timeout' }),
+        Math.min(fnTimeout, this.integrationTimeoutMs),
+      );
       this.run(compiled.route.group, event, context).then(
         (value) => settle({ kind: 'result', value }),
         (error: unknown) => settle({ kind: 'error', error }),

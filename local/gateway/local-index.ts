@@ -30,7 +30,10 @@ export function localIndexOf(origin: string, routes: readonly RouteDefinition[],
   const url = (route: RouteDefinition | undefined) => (route ? `${origin}${publicPath(route)}` : undefined);
   const find = (group: string, operation: string) => routes.find((route) => route.group === group && route.operation === operation);
   const surfaceUrls = Object.fromEntries(
-    (Object.keys(surfaces) as SurfaceName[]).map((name) => [name, { url: `${origin}/${surfaces[name].stage}${surfaces[name].basePath}`, description: surfaces[name].description }]),
+    (Object.keys(surfaces) as SurfaceName[]).map((name) => [
+      name,
+      { url: `${origin}/${surfaces[name].stage}${surfaces[name].basePath}`, description: surfaces[name].description },
+    ]),
   ) as LocalIndex['surfaces'];
   const optional = (key: string, value: string | undefined) => (value === undefined ? {} : { [key]: value });
   return {

@@ -170,7 +170,11 @@ const normalizeIp = (address: string | undefined): string => {
 };
 
 /** Headers as received (name case kept; `headers` keeps the last value of a repeated one) and the forwarding headers. */
-function headersOf(req: http.IncomingMessage, sourceIp: string, traceId: string): { headers: Record<string, string>; multiValueHeaders: Record<string, string[]> } {
+function headersOf(
+  req: http.IncomingMessage,
+  sourceIp: string,
+  traceId: string,
+): { headers: Record<string, string>; multiValueHeaders: Record<string, string[]> } {
   const headers: Record<string, string> = {};
   const multiValueHeaders: Record<string, string[]> = {};
   const raw = req.rawHeaders;
@@ -187,7 +191,13 @@ function headersOf(req: http.IncomingMessage, sourceIp: string, traceId: string)
 }
 
 /** Headers API Gateway adds on the way to the integration (kept if the client already sent them). */
-function addForwardingHeaders(headers: Record<string, string>, multiValueHeaders: Record<string, string[]>, sourceIp: string, port: number | undefined, traceId: string): void {
+function addForwardingHeaders(
+  headers: Record<string, string>,
+  multiValueHeaders: Record<string, string[]>,
+  sourceIp: string,
+  port: number | undefined,
+  traceId: string,
+): void {
   const set = (name: string, value: string): void => {
     headers[name] = value;
     multiValueHeaders[name] = [value];

@@ -60,7 +60,11 @@ function mergedHeaders(single: unknown, multi: unknown): Array<[string, string[]
 }
 
 /** Writes a valid result with the headers API Gateway adds (request id, API Gateway id, trace id). */
-export const writeProxyResponse = (res: http.ServerResponse, result: ValidResult, ids: { requestId: string; extendedRequestId: string; traceId: string }): void => {
+export const writeProxyResponse = (
+  res: http.ServerResponse,
+  result: ValidResult,
+  ids: { requestId: string; extendedRequestId: string; traceId: string },
+): void => {
   const out: Record<string, string | string[]> = {};
   let hasContentType = false;
   for (const [name, values] of result.headers) {

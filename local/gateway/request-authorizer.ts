@@ -103,9 +103,18 @@ const stageNameOf = (requestPath: string): string => requestPath.split('/')[1] ?
 
 /** An Allow needs a policy allowing the call and a key to meter it by; anything else is API Gateway's configuration error. */
 function answerOf(result: unknown, latencyMs: number): AuthorizerAnswer {
-  const output = result as { principalId?: unknown; policyDocument?: { Statement?: Array<{ Effect?: string }> }; usageIdentifierKey?: unknown; context?: Record<string, string | number | boolean> } | null;
+  const output = result as {
+    principalId?: unknown;
+    policyDocument?: { Statement?: Array<{ Effect?: string }> };
+    usageIdentifierKey?: unknown;
+    context?: Record<string, string | number | boolean>;
+  } | null;
   const effects = output?.policyDocument?.Statement?.map((statement) => statement.Effect) ?? [];
   if (effects.includes('Deny')) return { kind: 'denied' };
   if (!effects.includes('Allow') || typeof output?.principalId !== 'string' || typeof output.usageIdentifierKey !== 'string') return { kind: 'failed' };
-  return { kind: 'allowed', usageIdentifierKey: output.usageIdentifierKey, authorizer: { ...output.context, principalId: output.principalId, integrationLatency: latencyMs } };
+  return {
+    kind: 'allowed',
+    usageIdentifierKey: output.usageIdentifierKey,
+    authorizer: { ...output.context, principalId: output.principalId, integrationLatency: latencyMs },
+  };
 }

@@ -66,7 +66,8 @@ export function compileRouteTable(options: RouteTableOptions): Map<string, Compi
   const stages = new Map<string, CompiledStage>();
   // Stages of every surface (a surface without routes is still an API with gateway responses).
   for (const [name, surface] of Object.entries(surfaces) as Array<[SurfaceName, SurfaceDefinition]>) {
-    if (!stages.has(surface.stage)) stages.set(surface.stage, { stage: surface.stage, surface, surfaceName: name, apiId: shortId(`restapi:${name}`, 10), resources: [] });
+    if (!stages.has(surface.stage))
+      stages.set(surface.stage, { stage: surface.stage, surface, surfaceName: name, apiId: shortId(`restapi:${name}`, 10), resources: [] });
   }
   for (const route of options.routes) {
     const stage = stages.get(surfaces[route.surface].stage);

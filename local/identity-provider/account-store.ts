@@ -135,7 +135,9 @@ export async function passwordMatches(password: string, stored: string): Promise
 function readAccounts(file: string | undefined): IdentityAccount[] {
   if (!file || !existsSync(file)) return [];
   const saved = JSON.parse(readFileSync(file, 'utf8')) as { accounts?: IdentityAccount[] };
-  return (saved.accounts ?? []).filter((account) => typeof account.accountId === 'string' && typeof account.email === 'string' && typeof account.passwordHash === 'string');
+  return (saved.accounts ?? []).filter(
+    (account) => typeof account.accountId === 'string' && typeof account.email === 'string' && typeof account.passwordHash === 'string',
+  );
 }
 
 /** Whole file, owner-only, renamed into place so a crash never leaves half a file. */

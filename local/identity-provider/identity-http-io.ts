@@ -5,7 +5,6 @@ import { BodyTooLargeError } from './errors';
 /** Larger bodies are refused: a sign-in form or an admin call is a few hundred bytes. */
 const MAX_BODY_BYTES = 16 * 1024;
 
-
 /**
  * The request's body as text (at most 16 KiB).
  *

@@ -34,13 +34,21 @@ export async function handleInteraction(provider: OidcProvider, accounts: Accoun
   }
   const isLoginPost = match[2] === '/login' && request.method === 'POST';
   if (isLoginPost && details.prompt.name === 'login') await signIn(provider, accounts, details, request, response);
-  else if (request.method === 'GET' && details.prompt.name === 'login') sendHtml(response, 200, signInPage({ action: `/interaction/${details.uid}/login`, failed: false, email: details.params.login_hint }));
-  else if (request.method === 'GET' && details.prompt.name === 'consent') await provider.interactionFinished(request, response, { consent: { grantId: await consoleGrant(provider, details) } }, { mergeWithLastSubmission: true });
+  else if (request.method === 'GET' && details.prompt.name === 'login')
+    sendHtml(response, 200, signInPage({ action: `/interaction/${details.uid}/login`, failed: false, email: details.params.login_hint }));
+  else if (request.method === 'GET' && details.prompt.name === 'consent')
+    await provider.interactionFinished(request, response, { consent: { grantId: await consoleGrant(provider, details) } }, { mergeWithLastSubmission: true });
   else sendHtml(response, 400, errorPage({ error: 'invalid_request', error_description: 'This sign-in step cannot be completed here.' }));
   return true;
 }
 
-async function signIn(provider: OidcProvider, accounts: AccountStore, details: InteractionDetails, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function signIn(
+  provider: OidcProvider,
+  accounts: AccountStore,
+  details: InteractionDetails,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   let form: URLSearchParams;
   try {
     form = new URLSearchParams(await readBody(request));

@@ -102,7 +102,8 @@ export async function startIdentityProvider(options: IdentityProviderOptions): P
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       process.stderr.write(`local identity provider: ${(error as Error).message}\n`);
-      if (!response.headersSent) sendHtml(response, 500, errorPage({ error: 'server_error', error_description: 'The local identity provider failed; see its log.' }));
+      if (!response.headersSent)
+        sendHtml(response, 500, errorPage({ error: 'server_error', error_description: 'The local identity provider failed; see its log.' }));
       else response.end();
     });
   });

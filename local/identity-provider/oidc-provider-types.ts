@@ -31,7 +31,12 @@ export interface OidcProvider {
   issuer: string;
   callback(): (request: IncomingMessage, response: ServerResponse) => void;
   interactionDetails(request: IncomingMessage, response: ServerResponse): Promise<InteractionDetails>;
-  interactionFinished(request: IncomingMessage, response: ServerResponse, result: InteractionResult, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+  interactionFinished(
+    request: IncomingMessage,
+    response: ServerResponse,
+    result: InteractionResult,
+    options?: { mergeWithLastSubmission?: boolean },
+  ): Promise<void>;
   Grant: { new (init: { accountId: string; clientId: string }): OidcGrant; find(id: string): Promise<OidcGrant | undefined> };
   on(event: 'server_error', listener: (context: unknown, error: Error) => void): void;
 }

@@ -96,7 +96,9 @@ export function createProviderStorage(now: () => number = Date.now): ProviderSto
   return {
     adapterFor,
     endSessionsOf(accountId) {
-      const grantIds = new Set([...entries.values()].filter((entry) => entry.model === 'Grant' && entry.payload.accountId === accountId).map((entry) => entry.id));
+      const grantIds = new Set(
+        [...entries.values()].filter((entry) => entry.model === 'Grant' && entry.payload.accountId === accountId).map((entry) => entry.id),
+      );
       return deleteWhere((entry) => entry.payload.accountId === accountId || (entry.payload.grantId !== undefined && grantIds.has(entry.payload.grantId)));
     },
   };

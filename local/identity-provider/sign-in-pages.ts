@@ -40,7 +40,9 @@ export function signInPage(options: { action: string; failed: boolean; email?: s
   const describedBy = options.failed ? ' aria-describedby="sign-in-error" aria-invalid="true"' : '';
   // The email kept (a retry, or the console's login_hint): the cursor goes where the typing is left.
   const [emailFocus, passwordFocus] = options.email ? ['', ' autofocus'] : [' autofocus', ''];
-  const error = options.failed ? '<p class="error" id="sign-in-error" role="alert">That email and password do not match an account. Check both and try again.</p>' : '';
+  const error = options.failed
+    ? '<p class="error" id="sign-in-error" role="alert">That email and password do not match an account. Check both and try again.</p>'
+    : '';
   return page(
     'Sign in',
     [
@@ -70,9 +72,17 @@ export function signInPage(options: { action: string; failed: boolean; email?: s
 export function signOutPage(options: { providerForm: string; confirmed: boolean; cancelUrl?: string }): string {
   const form = options.providerForm
     .replace('<form ', `<form data-confirmed="${options.confirmed ? 'yes' : 'no'}" `)
-    .replace('</form>', '<input type="hidden" name="logout" value="yes"><div class="actions"><button class="primary" type="submit">Sign out</button>' +
-      (options.cancelUrl ? `<a href="${escapeHtml(options.cancelUrl)}">Stay signed in</a>` : '') + '</div></form>');
-  return page('Sign out', ['<h1>Sign out</h1>', '<p>Sign out of the campaign console on this browser?</p>', form].join('\n'), options.confirmed ? [assetPaths.signOutScript] : []);
+    .replace(
+      '</form>',
+      '<input type="hidden" name="logout" value="yes"><div class="actions"><button class="primary" type="submit">Sign out</button>' +
+        (options.cancelUrl ? `<a href="${escapeHtml(options.cancelUrl)}">Stay signed in</a>` : '') +
+        '</div></form>',
+    );
+  return page(
+    'Sign out',
+    ['<h1>Sign out</h1>', '<p>Sign out of the campaign console on this browser?</p>', form].join('\n'),
+    options.confirmed ? [assetPaths.signOutScript] : [],
+  );
 }
 
 /** After a sign-out that named no page to return to. */

@@ -100,7 +100,9 @@ function requestSmbSync(context: PhoneContext) {
   const syncType: SmbSyncType = params.enumValue('sync_type', ['smb_app_state_sync', 'history'] as const);
   const { phone } = context.node;
   if (phone.smbSyncs.has(syncType)) {
-    throw invalidParameter(`Param sync_type ${syncType} was already requested for phone number ${phone.number.id}; each sync can be requested once per onboarding.`);
+    throw invalidParameter(
+      `Param sync_type ${syncType} was already requested for phone number ${phone.number.id}; each sync can be requested once per onboarding.`,
+    );
   }
   if (context.now() - phone.onboardedAt > SMB_SYNC_WINDOW_MS) {
     throw invalidParameter(`Param sync_type ${syncType} can only be requested within 24 hours of onboarding the phone number.`);

@@ -16,14 +16,20 @@ export function list(raw: string | null | undefined): string[] | undefined {
   const inner = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
   return inner
     .split(',')
-    .map((entry) => entry.trim().replace(/^"(.*)"$/, '$1').replace(/^'(.*)'$/, '$1'))
+    .map((entry) =>
+      entry
+        .trim()
+        .replace(/^"(.*)"$/, '$1')
+        .replace(/^'(.*)'$/, '$1'),
+    )
     .filter((entry) => entry.length > 0);
 }
 
 export function enumList<T extends string>(raw: string | null | undefined, allowed: readonly T[], name: string): T[] | undefined {
   const values = list(raw)?.map((value) => value.toUpperCase());
   for (const value of values ?? []) {
-    if (!(allowed as readonly string[]).includes(value)) throw invalidParameter(`Param ${name} must be a list of {${allowed.join(', ')}} - got ${JSON.stringify(value)}.`);
+    if (!(allowed as readonly string[]).includes(value))
+      throw invalidParameter(`Param ${name} must be a list of {${allowed.join(', ')}} - got ${JSON.stringify(value)}.`);
   }
   return values as T[] | undefined;
 }
@@ -31,7 +37,7 @@ export function enumList<T extends string>(raw: string | null | undefined, allow
 export function oneOf<T extends string>(raw: string | null | undefined, allowed: readonly T[], name: string): T {
   if (raw === undefined || raw === null || raw.trim() === '') throw requiredParameter(name);
   const value = raw.trim().toUpperCase();
-  if (!(allowed as readonly string[]).includes(value)) throw invalidParameter(`Param ${name} must be one of {${allowed.join(', ')}} - got ${JSON.stringify(raw)}.`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw invalidParameter(`Param ${name} must be one of {${allowed.join(', ')}} - got ${JSON.stringify(raw)}.`);
   return value as T;
 }
-

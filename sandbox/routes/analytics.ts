@@ -116,7 +116,8 @@ function messagingAnalytics(spec: FieldSpec, owner: StoredAccount, events: Messa
   const phones = phoneFilter(spec, owner);
   const countries = list(spec.modifiers.country_codes)?.map((code) => code.toUpperCase());
   const productTypes = list(spec.modifiers.product_types);
-  for (const type of productTypes ?? []) if (type !== '0' && type !== '2') throw invalidParameter(`Param ${spec.name}.product_types must be a list of {0, 2} - got ${type}.`);
+  for (const type of productTypes ?? [])
+    if (type !== '0' && type !== '2') throw invalidParameter(`Param ${spec.name}.product_types must be a list of {0, 2} - got ${type}.`);
   const selected = events.filter(
     (event) =>
       inRange(event, window) &&
@@ -129,7 +130,12 @@ function messagingAnalytics(spec: FieldSpec, owner: StoredAccount, events: Messa
     phone_numbers: [...phones],
     ...(countries === undefined ? {} : { country_codes: countries }),
     granularity,
-    data_points: aggregate(selected, granularity, () => ({}), () => ({ sent: 1, delivered: 1 })),
+    data_points: aggregate(
+      selected,
+      granularity,
+      () => ({}),
+      () => ({ sent: 1, delivered: 1 }),
+    ),
   };
 }
 
@@ -141,7 +147,11 @@ function conversationOpenings(events: MessageEvent[]): Array<MessageEvent & { co
   const openUntil = new Map<string, number>();
   const openings: Array<MessageEvent & { conversationCategory: string }> = [];
   for (const event of [...events].sort((a, b) => a.at - b.at)) {
-    const category = event.pricingCategory.startsWith('MARKETING') ? 'MARKETING' : event.pricingCategory.startsWith('AUTHENTICATION') ? 'AUTHENTICATION' : event.pricingCategory;
+    const category = event.pricingCategory.startsWith('MARKETING')
+      ? 'MARKETING'
+      : event.pricingCategory.startsWith('AUTHENTICATION')
+        ? 'AUTHENTICATION'
+        : event.pricingCategory;
     const key = `${event.phoneNumberId}\u0000${event.recipient}\u0000${category}`;
     if ((openUntil.get(key) ?? 0) > event.at) continue;
     openUntil.set(key, event.at + CONVERSATION_WINDOW_MS);
@@ -157,7 +167,11 @@ function conversationAnalytics(spec: FieldSpec, owner: StoredAccount, events: Me
   const metrics = enumList(spec.modifiers.metric_types, ['COST', 'CONVERSATION'] as const, `${spec.name}.metric_types`) ?? ['COST', 'CONVERSATION'];
   const dimensions = enumList(spec.modifiers.dimensions, CONVERSATION_DIMENSIONS, `${spec.name}.dimensions`) ?? [];
   const categories = enumList(spec.modifiers.conversation_categories, CONVERSATION_CATEGORIES, `${spec.name}.conversation_categories`);
-  const directions = enumList(spec.modifiers.conversation_directions, ['BUSINESS_INITIATED', 'USER_INITIATED'] as const, `${spec.name}.conversation_directions`);
+  const directions = enumList(
+    spec.modifiers.conversation_directions,
+    ['BUSINESS_INITIATED', 'USER_INITIATED'] as const,
+    `${spec.name}.conversation_directions`,
+  );
   const types = enumList(spec.modifiers.conversation_types, ['FREE_ENTRY', 'FREE_TIER', 'REGULAR'] as const, `${spec.name}.conversation_types`);
   const countries = list(spec.modifiers.country_codes)?.map((code) => code.toUpperCase());
   const opened = conversationOpenings(events.filter((event) => phones.has(event.displayPhoneNumber))).filter((event) => {
@@ -175,8 +189,10 @@ function conversationAnalytics(spec: FieldSpec, owner: StoredAccount, events: Me
     granularity === 'DAILY' ? 'DAY' : granularity === 'MONTHLY' ? 'MONTH' : 'HALF_HOUR',
     (event) => {
       const values: Record<string, string> = {};
-      if (dimensions.includes('CONVERSATION_CATEGORY')) values.conversation_category = (event as MessageEvent & { conversationCategory: string }).conversationCategory;
-      if (dimensions.includes('CONVERSATION_DIRECTION')) values.conversation_direction = event.templateId === undefined ? 'USER_INITIATED' : 'BUSINESS_INITIATED';
+      if (dimensions.includes('CONVERSATION_CATEGORY'))
+        values.conversation_category = (event as MessageEvent & { conversationCategory: string }).conversationCategory;
+      if (dimensions.includes('CONVERSATION_DIRECTION'))
+        values.conversation_direction = event.templateId === undefined ? 'USER_INITIATED' : 'BUSINESS_INITIATED';
       if (dimensions.includes('CONVERSATION_TYPE')) values.conversation_type = 'REGULAR';
       if (dimensions.includes('COUNTRY')) values.country = event.country;
       if (dimensions.includes('PHONE')) values.phone_number = event.displayPhoneNumber;
@@ -266,7 +282,8 @@ function templateAnalytics(context: WabaContext) {
   if (ids.length > 10) throw invalidParameter('Param template_ids must have at most 10 elements.');
   for (const id of ids) {
     const node = context.deps.state.node(id);
-    if (node?.kind !== 'template' || node.owner !== owner) throw invalidParameter(`Param template_ids: ${id} is not a template of this WhatsApp Business Account.`);
+    if (node?.kind !== 'template' || node.owner !== owner)
+      throw invalidParameter(`Param template_ids: ${id} is not a template of this WhatsApp Business Account.`);
   }
   const metrics = enumList(query.get('metric_types'), TEMPLATE_METRICS, 'metric_types') ?? ['SENT', 'DELIVERED', 'READ', 'CLICKED'];
   const events = context.deps.events.forWaba(owner.account.wabaId);
@@ -286,7 +303,12 @@ function templateAnalytics(context: WabaContext) {
         ...(metrics.includes('READ') ? { read: 0 } : {}),
         ...(metrics.includes('CLICKED') ? { clicked: [] } : {}),
         ...(metrics.includes('COST')
-          ? { cost: [{ type: 'amount_spent', value: spent }, { type: 'cost_per_delivered', value: sends.length === 0 ? 0 : round(spent / sends.length) }] }
+          ? {
+              cost: [
+                { type: 'amount_spent', value: spent },
+                { type: 'cost_per_delivered', value: sends.length === 0 ? 0 : round(spent / sends.length) },
+              ],
+            }
           : {}),
       });
     }

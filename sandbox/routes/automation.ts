@@ -32,7 +32,11 @@ export const automationRoutes: GraphRoute[] = [
       if (!isRecord(command)) throw invalidParameter(`Param ${path} must be a JSON object.`);
       const reader = ParamReader.of(command, path);
       return {
-        command_name: reader.string('command_name', { maxLength: 32, pattern: /^[A-Za-z0-9_]+$/, patternHint: 'may only contain letters, digits and underscores' }),
+        command_name: reader.string('command_name', {
+          maxLength: 32,
+          pattern: /^[A-Za-z0-9_]+$/,
+          patternHint: 'may only contain letters, digits and underscores',
+        }),
         command_description: reader.string('command_description', { maxLength: 256 }),
       };
     });

@@ -11,9 +11,27 @@ import type { StoredAccount } from '../sandbox-state';
 import { ok, route, SUCCESS, type GraphRoute, type RouteContext } from './route-kit';
 
 export const BUSINESS_VERTICALS = [
-  'OTHER', 'AUTO', 'BEAUTY', 'APPAREL', 'EDU', 'ENTERTAIN', 'EVENT_PLAN', 'FINANCE', 'GROCERY', 'GOVT', 'HOTEL',
-  'HEALTH', 'NONPROFIT', 'PROF_SERVICES', 'RETAIL', 'TRAVEL', 'RESTAURANT', 'ALCOHOL', 'ONLINE_GAMBLING',
-  'PHYSICAL_GAMBLING', 'OTC_DRUGS',
+  'OTHER',
+  'AUTO',
+  'BEAUTY',
+  'APPAREL',
+  'EDU',
+  'ENTERTAIN',
+  'EVENT_PLAN',
+  'FINANCE',
+  'GROCERY',
+  'GOVT',
+  'HOTEL',
+  'HEALTH',
+  'NONPROFIT',
+  'PROF_SERVICES',
+  'RETAIL',
+  'TRAVEL',
+  'RESTAURANT',
+  'ALCOHOL',
+  'ONLINE_GAMBLING',
+  'PHYSICAL_GAMBLING',
+  'OTC_DRUGS',
 ] as const;
 
 const PROFILE_FIELDS = ['about', 'address', 'description', 'email', 'profile_picture_url', 'websites', 'vertical', 'messaging_product'];
@@ -43,7 +61,13 @@ function renderProfile(profile: BusinessProfile): Record<string, unknown> {
 
 function getProfile(context: PhoneContext) {
   const raw = context.query.get('fields');
-  const requested = raw === null || raw.trim() === '' ? PROFILE_FIELDS : raw.split(',').map((field) => field.trim()).filter(Boolean);
+  const requested =
+    raw === null || raw.trim() === ''
+      ? PROFILE_FIELDS
+      : raw
+          .split(',')
+          .map((field) => field.trim())
+          .filter(Boolean);
   for (const field of requested) if (!PROFILE_FIELDS.includes(field)) throw nonexistingField(field, 'WhatsAppBusinessProfile');
   const full = renderProfile(context.node.phone.profile);
   const selected: Record<string, unknown> = { messaging_product: 'whatsapp' };
@@ -58,7 +82,9 @@ function updateProfile(context: PhoneContext) {
   params.enumValue('messaging_product', ['whatsapp'] as const);
   // "" clears a field (Meta's way of removing an address or description); `about` cannot be empty.
   const clearable = (key: string, maxLength: number, pattern?: RegExp) =>
-    params.raw(key) === '' ? null : params.optionalString(key, { maxLength, ...(pattern === undefined ? {} : { pattern, patternHint: 'must be a valid email address' }) });
+    params.raw(key) === ''
+      ? null
+      : params.optionalString(key, { maxLength, ...(pattern === undefined ? {} : { pattern, patternHint: 'must be a valid email address' }) });
   const about = params.raw('about') === '' ? invalidAbout() : params.optionalString('about', { minLength: 1, maxLength: 139 });
   const address = clearable('address', 256);
   const description = clearable('description', 256);
@@ -73,7 +99,11 @@ function updateProfile(context: PhoneContext) {
 
   const { profile } = context.node.phone;
   if (about !== undefined) profile.about = about;
-  for (const [key, value] of [['address', address], ['description', description], ['email', email]] as const) {
+  for (const [key, value] of [
+    ['address', address],
+    ['description', description],
+    ['email', email],
+  ] as const) {
     if (value === null) delete profile[key];
     else if (value !== undefined) profile[key] = value;
   }
@@ -117,7 +147,8 @@ function updateSettings(context: PhoneContext) {
   const storageEnabled = storage?.optionalBoolean('enabled');
   if (storage !== undefined && storageEnabled === undefined) throw invalidParameter(`The parameter ${storage.path('enabled')} is required.`);
   const region = storage?.optionalString('region', { pattern: /^[A-Za-z]{2}$/, patternHint: 'must be a two-letter region code' });
-  if (storageEnabled === true && region === undefined) throw invalidParameter(`The parameter ${storage?.path('region') ?? 'region'} is required when storage is enabled.`);
+  if (storageEnabled === true && region === undefined)
+    throw invalidParameter(`The parameter ${storage?.path('region') ?? 'region'} is required when storage is enabled.`);
 
   const { settings } = context.node.phone;
   if (callingUpdate !== undefined) settings.calling = { ...settings.calling, ...callingUpdate };
@@ -132,9 +163,7 @@ function updateSettings(context: PhoneContext) {
     };
   }
   if (storageEnabled !== undefined) {
-    settings.storage_configuration = storageEnabled
-      ? { status: 'in_country_storage_enabled', data_localization_region: region ?? '' }
-      : { status: 'default' };
+    settings.storage_configuration = storageEnabled ? { status: 'in_country_storage_enabled', data_localization_region: region ?? '' } : { status: 'default' };
   }
   return SUCCESS;
 }

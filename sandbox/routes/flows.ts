@@ -19,16 +19,7 @@ import { SANDBOX_APP } from './administration';
 import { httpsUrl } from './phone-numbers';
 import { ok, route, SUCCESS, type GraphDependencies, type GraphOutcome, type GraphRequest, type GraphRoute, type RouteContext } from './route-kit';
 
-export const FLOW_CATEGORIES = [
-  'SIGN_UP',
-  'SIGN_IN',
-  'APPOINTMENT_BOOKING',
-  'LEAD_GENERATION',
-  'CONTACT_US',
-  'CUSTOMER_SUPPORT',
-  'SURVEY',
-  'OTHER',
-] as const;
+export const FLOW_CATEGORIES = ['SIGN_UP', 'SIGN_IN', 'APPOINTMENT_BOOKING', 'LEAD_GENERATION', 'CONTACT_US', 'CUSTOMER_SUPPORT', 'SURVEY', 'OTHER'] as const;
 /** Flow JSON versions Meta accepts. */
 const FLOW_JSON_VERSIONS = ['2.1', '3.0', '3.1', '4.0', '5.0', '5.1', '6.0', '6.1', '6.2', '6.3', '7.0', '7.1', '7.2', '7.3'];
 /** Meta's limit on a Flow JSON file. */
@@ -131,7 +122,15 @@ export function validateFlowJson(text: string): ParsedFlowJson {
     const { line, column } = lineAndColumn(text, jsonSyntaxErrorOffset(text) ?? 0);
     return {
       errors: [
-        { error: 'INVALID_JSON', error_type: 'JSON_SYNTAX_ERROR', message: `The Flow JSON is not valid JSON: ${(error as Error).message}`, line_start: line, line_end: line, column_start: column, column_end: column },
+        {
+          error: 'INVALID_JSON',
+          error_type: 'JSON_SYNTAX_ERROR',
+          message: `The Flow JSON is not valid JSON: ${(error as Error).message}`,
+          line_start: line,
+          line_end: line,
+          column_start: column,
+          column_end: column,
+        },
       ],
     };
   }
@@ -150,7 +149,9 @@ export function validateFlowJson(text: string): ParsedFlowJson {
   const errors: FlowValidationError[] = [];
   const screens = root.screens;
   if (!Array.isArray(screens) || screens.length === 0) {
-    errors.push(schemaError('MISSING_REQUIRED_PROPERTY', 'The property "screens" is required at "$root" and must list at least one screen.', text, '"screens"'));
+    errors.push(
+      schemaError('MISSING_REQUIRED_PROPERTY', 'The property "screens" is required at "$root" and must list at least one screen.', text, '"screens"'),
+    );
   } else {
     let terminal = false;
     screens.forEach((screen, index) => {
@@ -165,7 +166,14 @@ export function validateFlowJson(text: string): ParsedFlowJson {
       }
       const children = typeof layout === 'object' && layout !== null ? (layout as Record<string, unknown>).children : undefined;
       if (!Array.isArray(children)) {
-        errors.push(schemaError('MISSING_REQUIRED_PROPERTY', `The property "layout" with "children" is required at "${at}".`, text, typeof id === 'string' ? `"${id}"` : '"screens"'));
+        errors.push(
+          schemaError(
+            'MISSING_REQUIRED_PROPERTY',
+            `The property "layout" with "children" is required at "${at}".`,
+            text,
+            typeof id === 'string' ? `"${id}"` : '"screens"',
+          ),
+        );
       }
       if ((screen as Record<string, unknown>).terminal === true) terminal = true;
     });
@@ -205,11 +213,18 @@ function assertUniqueName(owner: StoredAccount, name: string, except?: StoredFlo
 }
 
 function publishFlow(flow: StoredFlow, now: number): void {
-  if (flow.status !== 'DRAFT') throw flowError(139002, 'Publishing Flow in invalid state', `Only DRAFT flows can be published; this flow is ${flow.status}. Clone it to change it.`);
-  if (flow.flowJson === undefined) throw flowError(139002, 'Publishing Flow without Flow JSON', 'Upload the Flow JSON (POST /{flow-id}/assets) before publishing.');
-  if (flow.validationErrors.length > 0) throw flowError(139002, 'Publishing Flow with validation errors', 'Resolve the validation errors of the Flow JSON before publishing.');
+  if (flow.status !== 'DRAFT')
+    throw flowError(139002, 'Publishing Flow in invalid state', `Only DRAFT flows can be published; this flow is ${flow.status}. Clone it to change it.`);
+  if (flow.flowJson === undefined)
+    throw flowError(139002, 'Publishing Flow without Flow JSON', 'Upload the Flow JSON (POST /{flow-id}/assets) before publishing.');
+  if (flow.validationErrors.length > 0)
+    throw flowError(139002, 'Publishing Flow with validation errors', 'Resolve the validation errors of the Flow JSON before publishing.');
   if (flow.dataApiVersion !== undefined && flow.endpointUri === undefined) {
-    throw flowError(139002, 'Publishing without specifying endpoint_uri is forbidden', 'This Flow exchanges data with an endpoint: set endpoint_uri before publishing.');
+    throw flowError(
+      139002,
+      'Publishing without specifying endpoint_uri is forbidden',
+      'This Flow exchanges data with an endpoint: set endpoint_uri before publishing.',
+    );
   }
   flow.status = 'PUBLISHED';
   flow.updatedAt = now;
@@ -302,7 +317,11 @@ export function downloadFlowAsset(request: GraphRequest, _token: string | undefi
   const node = deps.state.node(id);
   const valid = deps.signer.verify(SIGNING_KIND, id, Number(query.get('ext')), query.get('hash') ?? '', deps.state.now());
   if (!valid || node?.kind !== 'flow' || node.flow.flowJson === undefined) {
-    return { kind: 'respond', status: 404, body: { error: { message: 'The Flow JSON URL has expired or is not valid.', type: 'OAuthException', code: 100, fbtrace_id: newFbtraceId() } } };
+    return {
+      kind: 'respond',
+      status: 404,
+      body: { error: { message: 'The Flow JSON URL has expired or is not valid.', type: 'OAuthException', code: 100, fbtrace_id: newFbtraceId() } },
+    };
   }
   return { kind: 'bytes', status: 200, body: Buffer.from(node.flow.flowJson), headers: { 'content-type': 'application/json' } };
 }
@@ -319,7 +338,8 @@ export const flowRoutes: GraphRoute[] = [
   route('flow', 'POST', null, updateFlow),
   route('flow', 'DELETE', null, (context) => {
     const { flow, owner } = context.node;
-    if (flow.status !== 'DRAFT') throw flowError(139004, "Can't delete published Flow", `Only DRAFT Flows can be deleted; this Flow is ${flow.status}. Deprecate it instead.`);
+    if (flow.status !== 'DRAFT')
+      throw flowError(139004, "Can't delete published Flow", `Only DRAFT Flows can be deleted; this Flow is ${flow.status}. Deprecate it instead.`);
     context.deps.state.removeFlow(owner, flow);
     return SUCCESS;
   }),
@@ -337,7 +357,8 @@ export const flowRoutes: GraphRoute[] = [
   }),
   route('flow', 'POST', 'deprecate', (context) => {
     const { flow } = context.node;
-    if (flow.status === 'DRAFT') throw flowError(139003, "Can't deprecate unpublished flow", 'Only PUBLISHED Flows can be deprecated. Delete the draft instead.');
+    if (flow.status === 'DRAFT')
+      throw flowError(139003, "Can't deprecate unpublished flow", 'Only PUBLISHED Flows can be deprecated. Delete the draft instead.');
     if (flow.status === 'DEPRECATED') throw flowError(139003, 'Flow is already deprecated', 'This Flow is already deprecated.');
     flow.status = 'DEPRECATED';
     flow.updatedAt = context.now();

@@ -120,7 +120,11 @@ function sendAnswer(addressee: Addressee, messageId: string, template: StoredTem
   const contact = addressee.addressedBy === 'phone' ? { input: addressee.input, wa_id: addressee.phone } : { input: addressee.input, user_id: addressee.input };
   // Meta reports message_status only for template messages; a paced template's sends are held (or a recipient's, by `recipientHolds`).
   const status = template?.info.pacing === undefined && !heldByControl ? 'accepted' : 'held_for_quality_assessment';
-  return ok({ messaging_product: 'whatsapp', contacts: [contact], messages: [template === undefined ? { id: messageId } : { id: messageId, message_status: status }] });
+  return ok({
+    messaging_product: 'whatsapp',
+    contacts: [contact],
+    messages: [template === undefined ? { id: messageId } : { id: messageId, message_status: status }],
+  });
 }
 
 /**
@@ -138,7 +142,13 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, pol
   const addressee = addresseeOf(context, message, template, body);
   if (template !== undefined) {
     const country = addressee.phone === undefined ? (parseBsuid(addressee.userId)?.country ?? 'ZZ') : countryOf(addressee.phone);
-    checkMaxPriceSend({ template: template.template, via, addressedBy: addressee.addressedBy, country, unavailableIn: (code) => control.maxPriceUnavailableIn(code) });
+    checkMaxPriceSend({
+      template: template.template,
+      via,
+      addressedBy: addressee.addressedBy,
+      country,
+      unavailableIn: (code) => control.maxPriceUnavailableIn(code),
+    });
   }
   const callbackData = callbackDataOf(body);
   const recipient = addressee.phone ?? addressee.userId;
@@ -153,7 +163,16 @@ function deliver(context: PhoneContext, body: unknown, message: SendRequest, pol
   // Decided on arrival, like Meta: the message goes out whether or not its answer reaches the client.
   const answerLost = timeout?.accepted === true || control.shouldLoseAnswer();
   const at = context.now();
-  const accepted = record(context, { body, message, addressee, recipient, at, answerLost, ...(via === undefined ? {} : { via }), ...(template === undefined ? {} : { template }) });
+  const accepted = record(context, {
+    body,
+    message,
+    addressee,
+    recipient,
+    at,
+    answerLost,
+    ...(via === undefined ? {} : { via }),
+    ...(template === undefined ? {} : { template }),
+  });
   const phoneVisible = addressee.addressedBy === 'phone' || users.phoneVisible(phone.number.id, addressee, at);
   // A message sent to the number is an exchange with it (Meta's 30-day rule); one sent to a BSUID is not.
   if (addressee.addressedBy === 'phone') users.noteContact(phone.number.id, recipient, at);
@@ -185,7 +204,10 @@ interface AcceptedRecord {
 }
 
 /** Logs the accepted message and its analytics event; returns the fields its webhooks need. */
-function record(context: PhoneContext, input: AcceptedRecord): Pick<AcceptedSend, 'messageId' | 'wabaId' | 'phoneNumberId' | 'displayPhoneNumber' | 'recipient'> {
+function record(
+  context: PhoneContext,
+  input: AcceptedRecord,
+): Pick<AcceptedSend, 'messageId' | 'wabaId' | 'phoneNumberId' | 'displayPhoneNumber' | 'recipient'> {
   const { log, events, messageIds } = context.deps;
   const { owner, phone } = context.node;
   const { addressee, recipient, at, via, template } = input;

@@ -32,7 +32,10 @@ export const phoneNumberRoutes: GraphRoute[] = [
   route('waba', 'GET', 'phone_numbers', (context) => {
     const fields = parseFields(context.query.get('fields'), PHONE_NUMBER_NODE);
     const items = [...context.node.owner.phones.values()].map((phone) =>
-      selectFields(renderPhoneNumber(phone, context.deps.control.throughputFor(phone.number.id), context.deps.control.messagingLimitFor(phone.number.id)), fields),
+      selectFields(
+        renderPhoneNumber(phone, context.deps.control.throughputFor(phone.number.id), context.deps.control.messagingLimitFor(phone.number.id)),
+        fields,
+      ),
     );
     return ok(paginate(items, context.query, context.request.url));
   }),
@@ -40,7 +43,12 @@ export const phoneNumberRoutes: GraphRoute[] = [
   route('phone', 'GET', null, (context) => {
     const { phone } = context.node;
     const fields = parseFields(context.query.get('fields'), PHONE_NUMBER_NODE);
-    return ok(selectFields(renderPhoneNumber(phone, context.deps.control.throughputFor(phone.number.id), context.deps.control.messagingLimitFor(phone.number.id)), fields));
+    return ok(
+      selectFields(
+        renderPhoneNumber(phone, context.deps.control.throughputFor(phone.number.id), context.deps.control.messagingLimitFor(phone.number.id)),
+        fields,
+      ),
+    );
   }),
 
   route('phone', 'POST', null, (context) => {

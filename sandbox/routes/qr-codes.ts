@@ -111,7 +111,11 @@ export function downloadQrImage(request: GraphRequest, _token: string | undefine
   const node = deps.state.node(phoneId);
   const qr = node?.kind === 'phone' ? node.phone.qrCodes.get(code) : undefined;
   if (!deps.signer.verify(SIGNING_KIND, id, Number(query.get('ext')), query.get('hash') ?? '', deps.state.now()) || qr === undefined) {
-    return { kind: 'respond', status: 404, body: { error: { message: 'The QR code image URL has expired or is not valid.', type: 'OAuthException', code: 100, fbtrace_id: newFbtraceId() } } };
+    return {
+      kind: 'respond',
+      status: 404,
+      body: { error: { message: 'The QR code image URL has expired or is not valid.', type: 'OAuthException', code: 100, fbtrace_id: newFbtraceId() } },
+    };
   }
   return imageOutcome(deepLink(qr.code), format === 'SVG' ? 'SVG' : 'PNG');
 }

@@ -61,7 +61,8 @@ function buildButton(button: LibraryButton, input: ButtonInput | undefined, inde
       return { type: 'PHONE_NUMBER', text: button.text, phone_number: phone };
     }
     case 'OTP': {
-      const otpType = input?.reader.optionalEnum('otp_type', ['COPY_CODE', 'ONE_TAP', 'ZERO_TAP'] as const, { caseInsensitive: true }) ?? button.otp_type ?? 'COPY_CODE';
+      const otpType =
+        input?.reader.optionalEnum('otp_type', ['COPY_CODE', 'ONE_TAP', 'ZERO_TAP'] as const, { caseInsensitive: true }) ?? button.otp_type ?? 'COPY_CODE';
       const extra: Record<string, unknown> = {};
       if (otpType !== 'COPY_CODE') {
         const apps = input?.reader.optionalArray('supported_apps', { min: 1 });
@@ -77,7 +78,12 @@ function buildButton(button: LibraryButton, input: ButtonInput | undefined, inde
  * Components for `POST /{waba-id}/message_templates` with `library_template_name`: the library's
  * text with the business's button (and authentication body) inputs.
  */
-export function libraryTemplateComponents(params: GraphParams, libraryName: string, language: string, category: TemplateCategory): Array<Record<string, unknown>> {
+export function libraryTemplateComponents(
+  params: GraphParams,
+  libraryName: string,
+  language: string,
+  category: TemplateCategory,
+): Array<Record<string, unknown>> {
   const entry = findLibraryTemplate(libraryName, language);
   if (entry === undefined) {
     throw invalidParameter(`Param library_template_name: the Template Library has no template ${libraryName} in ${language}.`);

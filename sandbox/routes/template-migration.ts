@@ -56,7 +56,7 @@ function migrate(context: WabaContext) {
       if (requestedIds !== undefined) failed[stored.template.id] = `Only APPROVED templates can be migrated; this one is ${stored.template.status}`;
       return false;
     })
-    .sort((a, b) => (a.template.id.length - b.template.id.length) || a.template.id.localeCompare(b.template.id));
+    .sort((a, b) => a.template.id.length - b.template.id.length || a.template.id.localeCompare(b.template.id));
   const page = eligible.slice(pageNumber * pageSize, (pageNumber + 1) * pageSize);
 
   const migrated: string[] = [];
@@ -73,7 +73,14 @@ function migrate(context: WabaContext) {
     }
     state.addTemplate(
       destination,
-      { id: state.allocateId(), name: template.name, language: template.language, category: template.category, status: 'APPROVED', components: structuredClone(template.components) },
+      {
+        id: state.allocateId(),
+        name: template.name,
+        language: template.language,
+        category: template.category,
+        status: 'APPROVED',
+        components: structuredClone(template.components),
+      },
       {
         createdAt: now,
         approvedEdits: [],

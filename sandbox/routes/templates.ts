@@ -10,24 +10,12 @@
  * 24 hours and ten times per 30 days; every edit sends the template back to review (PENDING).
  */
 import type { TemplateInfo } from '../account-state';
-import {
-  invalidParameter,
-  templateAlreadyExists,
-  templateLanguageBeingDeleted,
-  userFacingError,
-} from '../graph-errors';
+import { invalidParameter, templateAlreadyExists, templateLanguageBeingDeleted, userFacingError } from '../graph-errors';
 import { paginate, parseFields, renderTemplate, selectFields, TEMPLATE_NODE } from '../graph-listing';
 import type { GraphParams, ParamReader } from '../request-params';
 import { templateKey, type SandboxState, type StoredAccount, type StoredTemplate } from '../sandbox-state';
 import type { SandboxTemplate, TemplateCategory, TemplateStatus } from '../sandbox-types';
-import {
-  messageSendTtl,
-  parameterFormat,
-  templateCategory,
-  templateComponents,
-  templateLanguage,
-  templateName,
-} from '../template-validation';
+import { messageSendTtl, parameterFormat, templateCategory, templateComponents, templateLanguage, templateName } from '../template-validation';
 import { libraryTemplateComponents } from './template-library';
 import { ok, route, SUCCESS, type GraphRoute } from './route-kit';
 
@@ -198,15 +186,25 @@ export const templateRoutes: GraphRoute[] = [
         // UNKNOWN until the control API rates the template.
         matchesFilter(info.qualityScore ?? 'UNKNOWN', query.get('quality_score')),
     );
-    const page = paginate(matching.map((stored) => selectFields(renderTemplate(stored), fields)), query, context.request.url);
+    const page = paginate(
+      matching.map((stored) => selectFields(renderTemplate(stored), fields)),
+      query,
+      context.request.url,
+    );
     const summary = query.get('summary');
-    return ok(summary !== null && summary.split(',').map((entry) => entry.trim()).includes('total_count') ? { ...page, summary: { total_count: matching.length } } : page);
+    return ok(
+      summary !== null &&
+        summary
+          .split(',')
+          .map((entry) => entry.trim())
+          .includes('total_count')
+        ? { ...page, summary: { total_count: matching.length } }
+        : page,
+    );
   }),
   route('waba', 'POST', 'message_templates', (context) => createTemplate(context.deps.state, context.node.owner, context.params())),
   route('waba', 'DELETE', 'message_templates', (context) => deleteTemplates(context.deps.state, context.node.owner, context.params())),
 
-  route('template', 'GET', null, (context) =>
-    ok(selectFields(renderTemplate(context.node.stored), parseFields(context.query.get('fields'), TEMPLATE_NODE))),
-  ),
+  route('template', 'GET', null, (context) => ok(selectFields(renderTemplate(context.node.stored), parseFields(context.query.get('fields'), TEMPLATE_NODE)))),
   route('template', 'POST', null, (context) => editTemplate(context.deps.state, context.node.owner, context.node.stored, context.params())),
 ];

@@ -13,7 +13,7 @@ import type { CliOutput } from './cli-output';
 import { CliUsageError } from './errors';
 
 export const audienceCampaignUsage = [
-  '  npx wa-broadcast audience import <file.csv> (--name <name> | --audience <audienceId>)   add the file\'s people to an audience',
+  "  npx wa-broadcast audience import <file.csv> (--name <name> | --audience <audienceId>)   add the file's people to an audience",
   '  npx wa-broadcast audience list [--limit <n>] [--cursor <c>]',
   '  npx wa-broadcast campaign create --file <campaign.json>   prints the campaignId',
   '  npx wa-broadcast campaign launch <campaignId> [--dry-run]',
@@ -64,7 +64,11 @@ async function audienceCommand(subcommand: string | undefined, rest: string[], c
   const { options, output } = context;
   if (subcommand === 'list') {
     if (rest.length > 0) throw new CliUsageError(`audience list takes no positional arguments (got ${rest.join(' ')})`);
-    await audienceListCommand(clientOf(context), { ...(options.limit ? { limit: options.limit } : {}), ...(options.cursor ? { cursor: options.cursor } : {}) }, output);
+    await audienceListCommand(
+      clientOf(context),
+      { ...(options.limit ? { limit: options.limit } : {}), ...(options.cursor ? { cursor: options.cursor } : {}) },
+      output,
+    );
     return 0;
   }
   if (subcommand !== 'import') throw new CliUsageError(subcommand ? `unknown audience command ${subcommand}` : 'audience needs a command: import or list');

@@ -77,7 +77,12 @@ export function audienceRowOf(fields: string[], line: number, columns: AudienceC
   const { countryCode, toPhoneNumber, userId } = verdict.recipient;
   const address: MemberInput = userId === undefined ? { countryCode, toPhoneNumber } : { userId };
   const attributes = Object.fromEntries(columns.attributes.map(([name, index]) => [name, fields[index]!]).filter(([, value]) => value !== ''));
-  const tags = columns.tags === -1 ? [] : fields[columns.tags]!.split('|').map((tag) => tag.trim()).filter((tag) => tag !== '');
+  const tags =
+    columns.tags === -1
+      ? []
+      : fields[columns.tags]!.split('|')
+          .map((tag) => tag.trim())
+          .filter((tag) => tag !== '');
   return {
     line,
     member: { ...address, ...(Object.keys(attributes).length > 0 ? { attributes } : {}), ...(tags.length > 0 ? { tags } : {}) },
@@ -98,7 +103,16 @@ export async function* audienceRows(input: Readable, onBytes?: (bytes: number) =
   // its type says records stay string arrays, hence the cast.
   const toRow = (record: string[], context: { lines: number; bytes: number }) => ({ record, line: context.lines, bytes: context.bytes });
   // A record csv-parse cannot read (a stray or unclosed quote) is skipped and named, not the end of the import.
-  const parser = input.pipe(parse({ bom: true, trim: true, skip_empty_lines: true, relax_column_count: true, skip_records_with_error: true, on_record: toRow as unknown as NonNullable<Options['on_record']> }));
+  const parser = input.pipe(
+    parse({
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      relax_column_count: true,
+      skip_records_with_error: true,
+      on_record: toRow as unknown as NonNullable<Options['on_record']>,
+    }),
+  );
   const skipped: AudienceRow[] = [];
   parser.on('skip', (error: Error & { lines?: number }) => skipped.push({ line: error.lines ?? 0, problems: [`not valid CSV: ${error.message}`] }));
   input.on('error', (error) => parser.destroy(error));

@@ -45,7 +45,9 @@ export interface ImportOutcome {
  * pageKey('aud_1', 1, [{ countryCode: '91', toPhoneNumber: '9876543210' }]); // 'aud-import-<40 hex>-page-1'
  */
 export function pageKey(audienceId: string, page: number, members: readonly MemberInput[]): string {
-  const digest = createHash('sha256').update(JSON.stringify({ v: 1, audienceId, page, members })).digest('hex');
+  const digest = createHash('sha256')
+    .update(JSON.stringify({ v: 1, audienceId, page, members }))
+    .digest('hex');
   return `aud-import-${digest.slice(0, 40)}-page-${page}`;
 }
 
@@ -62,7 +64,9 @@ async function resolveAudience(client: CampaignClient, options: ImportOptions): 
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
   if (named.length > 1) {
-    throw new CliUsageError(`${named.length} audiences are named "${name}" (${named.map((audience) => audience.audienceId).join(', ')}): choose one with --audience <id>`);
+    throw new CliUsageError(
+      `${named.length} audiences are named "${name}" (${named.map((audience) => audience.audienceId).join(', ')}): choose one with --audience <id>`,
+    );
   }
   if (named.length === 1) return { audience: named[0]!, created: false };
   return { audience: await client.createAudience(name), created: true };
@@ -90,11 +94,19 @@ async function sendPage(client: CampaignClient, audienceId: string, page: { line
     tally.updated += answer.updated;
   }
   // The API names the field within the page's request (`members[7].attributes.city`); the file line replaces the index.
-  for (const { index, field, rule } of answer.invalid) tally.bad.push({ line: page.lines[index] ?? 0, text: `${field.replace(/^members\[\d+\]\.?/, '') || field}: ${rule}` });
+  for (const { index, field, rule } of answer.invalid)
+    tally.bad.push({ line: page.lines[index] ?? 0, text: `${field.replace(/^members\[\d+\]\.?/, '') || field}: ${rule}` });
 }
 
 /** Reads the rows into pages and sends each when full; a CSV that breaks off midway ends the reading with its problem. */
-async function importRows(client: CampaignClient, audienceId: string, rows: AsyncIterator<AudienceRow>, first: AudienceRow, pageSize: number, tally: Tally): Promise<void> {
+async function importRows(
+  client: CampaignClient,
+  audienceId: string,
+  rows: AsyncIterator<AudienceRow>,
+  first: AudienceRow,
+  pageSize: number,
+  tally: Tally,
+): Promise<void> {
   let page = { lines: [] as number[], members: [] as MemberInput[] };
   let next: IteratorResult<AudienceRow> = { value: first, done: false };
   try {
@@ -126,7 +138,10 @@ async function importRows(client: CampaignClient, audienceId: string, rows: Asyn
  */
 export async function audienceImportCommand(client: CampaignClient, options: ImportOptions, output: CliOutput): Promise<ImportOutcome> {
   const bytes = statSync(options.filePath).size;
-  const bar = new SingleBar({ format: 'importing |{bar}| {percentage}% | {rows} rows | {pages} pages', stream: output.progressStream, hideCursor: true }, Presets.shades_classic);
+  const bar = new SingleBar(
+    { format: 'importing |{bar}| {percentage}% | {rows} rows | {pages} pages', stream: output.progressStream, hideCursor: true },
+    Presets.shades_classic,
+  );
   const tally: Tally = { rows: 0, pages: 0, replayedPages: 0, members: 0, added: 0, updated: 0, bad: [] };
   const rows = audienceRows(createReadStream(options.filePath), (read) => bar.isActive && bar.update(read, { rows: tally.rows, pages: tally.pages }));
   // The header is judged before any audience is created: a file that cannot be imported leaves nothing behind.
@@ -144,15 +159,29 @@ export async function audienceImportCommand(client: CampaignClient, options: Imp
   const { memberCount } = await client.audience(audience.audienceId);
   const badLines = tally.bad.sort((a, b) => a.line - b.line).map(({ line, text }) => (line === Number.MAX_SAFE_INTEGER ? text : `line ${line}: ${text}`));
   printOutcome(audience, { ...tally, memberCount, badLines }, output);
-  return { audienceId: audience.audienceId, created, pages: tally.pages, replayedPages: tally.replayedPages, members: tally.members, added: tally.added, updated: tally.updated, badLines, memberCount };
+  return {
+    audienceId: audience.audienceId,
+    created,
+    pages: tally.pages,
+    replayedPages: tally.replayedPages,
+    members: tally.members,
+    added: tally.added,
+    updated: tally.updated,
+    badLines,
+    memberCount,
+  };
 }
 
 function printOutcome(audience: AudienceSummary, result: Tally & { memberCount: number; badLines: string[] }, output: CliOutput): void {
   const notImported = new Set(result.bad.map(({ line }) => line)).size;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  output.out(`${plural(result.rows, 'row')} read, ${plural(result.members, 'member')} sent in ${plural(result.pages, 'page')}: ${result.added} added, ${result.updated} updated, ${plural(notImported, 'line')} not imported`);
+  output.out(
+    `${plural(result.rows, 'row')} read, ${plural(result.members, 'member')} sent in ${plural(result.pages, 'page')}: ${result.added} added, ${result.updated} updated, ${plural(notImported, 'line')} not imported`,
+  );
   if (result.replayedPages > 0) {
-    output.out(`${plural(result.replayedPages, 'page')} answered from an earlier import of the same rows (same Idempotency-Key): nothing written again for ${result.replayedPages === 1 ? 'it' : 'them'}`);
+    output.out(
+      `${plural(result.replayedPages, 'page')} answered from an earlier import of the same rows (same Idempotency-Key): nothing written again for ${result.replayedPages === 1 ? 'it' : 'them'}`,
+    );
   }
   output.out(`audience ${audience.audienceId} "${audience.name}": ${plural(result.memberCount, 'member')}`);
   if (result.badLines.length === 0) return;

@@ -14,7 +14,11 @@ import { CampaignCommandError } from './errors';
  * @example
  * await audienceListCommand(client, { limit: '50' }, output);
  */
-export async function audienceListCommand(client: Pick<CampaignClient, 'listAudiences'>, page: { limit?: string; cursor?: string }, output: Pick<CliOutput, 'out'>): Promise<void> {
+export async function audienceListCommand(
+  client: Pick<CampaignClient, 'listAudiences'>,
+  page: { limit?: string; cursor?: string },
+  output: Pick<CliOutput, 'out'>,
+): Promise<void> {
   const answer = await client.listAudiences(page);
   if (answer.audiences.length === 0) output.out('no audiences');
   for (const audience of answer.audiences) {
@@ -29,7 +33,11 @@ export async function audienceListCommand(client: Pick<CampaignClient, 'listAudi
  * @example
  * const campaignId = await campaignCreateCommand(client, 'campaign.json', output);
  */
-export async function campaignCreateCommand(client: Pick<CampaignClient, 'createCampaign'>, filePath: string, output: Pick<CliOutput, 'out' | 'err'>): Promise<string> {
+export async function campaignCreateCommand(
+  client: Pick<CampaignClient, 'createCampaign'>,
+  filePath: string,
+  output: Pick<CliOutput, 'out' | 'err'>,
+): Promise<string> {
   let body: unknown;
   try {
     body = JSON.parse(readFileSync(filePath, 'utf8'));
@@ -38,7 +46,9 @@ export async function campaignCreateCommand(client: Pick<CampaignClient, 'create
     throw new CampaignCommandError(`cannot read the campaign file ${filePath}: ${reason}`);
   }
   const created = await client.createCampaign(body);
-  output.err(`created campaign ${created.campaignId} "${created.name}" (${created.state}); next: npx wa-broadcast campaign launch ${created.campaignId} --dry-run`);
+  output.err(
+    `created campaign ${created.campaignId} "${created.name}" (${created.state}); next: npx wa-broadcast campaign launch ${created.campaignId} --dry-run`,
+  );
   output.out(created.campaignId);
   return created.campaignId;
 }
@@ -90,7 +100,12 @@ function printDryRun(campaignId: string, dryRun: DryRun, output: Pick<CliOutput,
  * @example
  * await campaignLaunchCommand(client, 'cmp_1', { dryRun: true }, output);
  */
-export async function campaignLaunchCommand(client: Pick<CampaignClient, 'launchCampaign' | 'dryRunCampaign'>, campaignId: string, options: { dryRun: boolean }, output: Pick<CliOutput, 'out' | 'err'>): Promise<void> {
+export async function campaignLaunchCommand(
+  client: Pick<CampaignClient, 'launchCampaign' | 'dryRunCampaign'>,
+  campaignId: string,
+  options: { dryRun: boolean },
+  output: Pick<CliOutput, 'out' | 'err'>,
+): Promise<void> {
   if (options.dryRun) {
     printDryRun(campaignId, (await client.dryRunCampaign(campaignId)) as DryRun, output);
     return;

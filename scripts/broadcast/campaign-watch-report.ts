@@ -24,7 +24,8 @@ export function campaignProgress(view: CampaignView): { done: number; total: num
 
 /** `SENDING`, or `WAITING_FOR_LIMIT until <time>`, `SCHEDULED for <time>`. */
 export function describeState(view: CampaignView): string {
-  if (view.state === 'WAITING_FOR_LIMIT' && view.waitingUntil) return `WAITING_FOR_LIMIT until ${view.waitingUntil} (the messaging limit's 24-hour window frees then)`;
+  if (view.state === 'WAITING_FOR_LIMIT' && view.waitingUntil)
+    return `WAITING_FOR_LIMIT until ${view.waitingUntil} (the messaging limit's 24-hour window frees then)`;
   if (view.state === 'SCHEDULED' && view.scheduledAt) return `SCHEDULED for ${view.scheduledAt}`;
   return view.state;
 }
@@ -46,11 +47,20 @@ export function formatCampaignReport(view: CampaignView): string[] {
  * @example
  * await campaignWatchCommand(client, 'cmp_1', { pollIntervalMs: 2000 }, output);
  */
-export async function campaignWatchCommand(client: Pick<CampaignClient, 'campaign'>, campaignId: string, options: { pollIntervalMs: number }, output: CliOutput): Promise<CampaignView> {
+export async function campaignWatchCommand(
+  client: Pick<CampaignClient, 'campaign'>,
+  campaignId: string,
+  options: { pollIntervalMs: number },
+  output: CliOutput,
+): Promise<CampaignView> {
   const sleep = output.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   let view = await client.campaign(campaignId);
-  if (view.state === 'DRAFT') throw new CampaignCommandError(`campaign ${campaignId} is a DRAFT: launch it first (npx wa-broadcast campaign launch ${campaignId})`);
-  const bar = new SingleBar({ format: 'campaign |{bar}| {percentage}% | {value}/{total} recipients | {state}', stream: output.progressStream, hideCursor: true }, Presets.shades_classic);
+  if (view.state === 'DRAFT')
+    throw new CampaignCommandError(`campaign ${campaignId} is a DRAFT: launch it first (npx wa-broadcast campaign launch ${campaignId})`);
+  const bar = new SingleBar(
+    { format: 'campaign |{bar}| {percentage}% | {value}/{total} recipients | {state}', stream: output.progressStream, hideCursor: true },
+    Presets.shades_classic,
+  );
   const first = campaignProgress(view);
   bar.start(first.total, first.done, { state: describeState(view) });
   let shown = '';
@@ -99,10 +109,16 @@ async function writeRecipientsCsv(client: Pick<CampaignClient, 'recipientsCsvPag
  * @example
  * await campaignReportCommand(client, 'cmp_1', 'cmp_1.csv', output);
  */
-export async function campaignReportCommand(client: Pick<CampaignClient, 'campaign' | 'recipientsCsvPage'>, campaignId: string, csvPath: string | undefined, output: Pick<CliOutput, 'out' | 'err'>): Promise<void> {
+export async function campaignReportCommand(
+  client: Pick<CampaignClient, 'campaign' | 'recipientsCsvPage'>,
+  campaignId: string,
+  csvPath: string | undefined,
+  output: Pick<CliOutput, 'out' | 'err'>,
+): Promise<void> {
   const view = await client.campaign(campaignId);
   for (const line of formatCampaignReport(view)) output.out(line);
-  if (!TERMINAL_CAMPAIGN_STATES.has(view.state)) output.err(`campaign ${campaignId} is ${view.state}: recipients not yet accounted for read PENDING; run the report again when it has ended`);
+  if (!TERMINAL_CAMPAIGN_STATES.has(view.state))
+    output.err(`campaign ${campaignId} is ${view.state}: recipients not yet accounted for read PENDING; run the report again when it has ended`);
   if (!csvPath) return;
   const rows = await writeRecipientsCsv(client, campaignId, csvPath);
   output.out(`${rows} recipients of ${campaignId} written to ${csvPath}`);

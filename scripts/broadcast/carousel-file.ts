@@ -17,7 +17,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 const isText = (value: unknown): value is string => typeof value === 'string' && value.trim() !== '';
 
 function headerProblems(card: Record<string, unknown>, carousel: CarouselParameters): string[] {
-  if (!carousel.header) return card.header === undefined ? [] : ['header: the template\'s cards have no header'];
+  if (!carousel.header) return card.header === undefined ? [] : ["header: the template's cards have no header"];
   const because = `the template's cards have ${describeHeader(carousel.header)} header`;
   const header = card.header;
   if (!isRecord(header)) return [`header is required: ${because}`];
@@ -32,12 +32,16 @@ function bodyProblems(card: Record<string, unknown>, body: BodyParameters): stri
   const values = card.templateParams;
   if (body.format === 'NAMED') {
     const missing = body.names.filter((name) => !isRecord(values) || !isText(values[name]));
-    return missing.length === 0 ? [] : [`templateParams needs ${missing.map((name) => `"${name}"`).join(', ')}: the template's card body has named parameters ${body.names.join(', ')}`];
+    return missing.length === 0
+      ? []
+      : [`templateParams needs ${missing.map((name) => `"${name}"`).join(', ')}: the template's card body has named parameters ${body.names.join(', ')}`];
   }
-  if (body.count === 0) return values === undefined ? [] : ['templateParams: the template\'s card body has no parameters'];
+  if (body.count === 0) return values === undefined ? [] : ["templateParams: the template's card body has no parameters"];
   const fits = Array.isArray(values) && values.length === body.count && values.every(isText);
   const placeholders = body.count === 1 ? '{{1}}' : `{{1}} … {{${body.count}}}`;
-  return fits ? [] : [`templateParams must be a list of ${body.count} non-empty text${body.count === 1 ? '' : 's'}: the template's card body has ${placeholders}`];
+  return fits
+    ? []
+    : [`templateParams must be a list of ${body.count} non-empty text${body.count === 1 ? '' : 's'}: the template's card body has ${placeholders}`];
 }
 
 function buttonProblems(card: Record<string, unknown>, carousel: CarouselParameters): string[] {
@@ -56,7 +60,8 @@ function buttonProblems(card: Record<string, unknown>, carousel: CarouselParamet
  */
 export function carouselProblems(carousel: CarouselParameters | undefined, given: CommonValues['carousel'], template: string): string[] {
   if (!carousel) return given ? [`--carousel-file: template ${template} has no carousel`] : [];
-  if (!given) return [`--carousel-file is required: template ${template} is a carousel of ${carousel.cards} cards (a JSON file holding the request's carousel array)`];
+  if (!given)
+    return [`--carousel-file is required: template ${template} is a carousel of ${carousel.cards} cards (a JSON file holding the request's carousel array)`];
   const option = `--carousel-file ${given.path}`;
   if (given.cards.length !== carousel.cards) return [`${option}: template ${template} has ${carousel.cards} cards; the file holds ${given.cards.length}`];
   return given.cards.flatMap((card, position) => {

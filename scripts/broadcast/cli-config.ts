@@ -36,10 +36,7 @@ export function resolveConnection(options: ConnectionOptions, environment: NodeJ
   }
   const baseUrl = fromOptions.baseUrl ?? fromEnvironment.baseUrl ?? fromDemo.baseUrl;
   const apiKey = fromOptions.apiKey ?? fromEnvironment.apiKey ?? fromDemo.apiKey;
-  const missing = [
-    ...(baseUrl ? [] : ['--base-url (or BROADCAST_BASE_URL)']),
-    ...(apiKey ? [] : ['--api-key (or BROADCAST_API_KEY)']),
-  ];
+  const missing = [...(baseUrl ? [] : ['--base-url (or BROADCAST_BASE_URL)']), ...(apiKey ? [] : ['--api-key (or BROADCAST_API_KEY)'])];
   if (missing.length > 0) {
     throw new CliUsageError(`missing ${missing.join(' and ')}; locally, start the service with \`npm start\` first: it writes ${demoPath}`);
   }

@@ -37,10 +37,12 @@ export function optionNameOf(column: string): string {
 
 /** The fixed-name options for parseArgs (scripts/broadcast-cli.ts); `--param-<name>` is read by extractParamOptions. */
 export const commonValueOptions = Object.fromEntries(
-  [...headerColumns, ...buttonColumns].map((column) => [kebab(column), { type: 'string' as const }]).concat([
-    ['limited-time-offer', { type: 'string' as const }],
-    ['carousel-file', { type: 'string' as const }],
-  ]),
+  [...headerColumns, ...buttonColumns]
+    .map((column) => [kebab(column), { type: 'string' as const }])
+    .concat([
+      ['limited-time-offer', { type: 'string' as const }],
+      ['carousel-file', { type: 'string' as const }],
+    ]),
 ) as Record<string, { type: 'string' }>;
 
 /** Meta's rule for a parameter name: lowercase letters, digits and underscores, from a letter. */
@@ -70,7 +72,8 @@ export function extractParamOptions(argv: readonly string[]): { argv: string[]; 
       if (value === undefined || value.startsWith('--')) throw new CliUsageError(`--param-${name} needs a value (--param-${name} <value>)`);
       position += 1;
     }
-    if (!parameterName.test(name)) throw new CliUsageError(`--param-${name}: a named parameter is lowercase letters, digits and underscores, starting with a letter (--param-first_name)`);
+    if (!parameterName.test(name))
+      throw new CliUsageError(`--param-${name}: a named parameter is lowercase letters, digits and underscores, starting with a letter (--param-first_name)`);
     if (name in params) throw new CliUsageError(`--param-${name} is given twice`);
     params[name] = value;
   }
@@ -91,7 +94,8 @@ function readCarousel(path: string, cwd: string): CommonValues['carousel'] {
   } catch (error) {
     throw new CliUsageError(`--carousel-file ${path} is not valid JSON: ${(error as Error).message}`);
   }
-  if (!Array.isArray(cards)) throw new CliUsageError(`--carousel-file ${path} must hold a JSON array of cards ([{ "header": …, "templateParams": […], "buttons": […] }, …])`);
+  if (!Array.isArray(cards))
+    throw new CliUsageError(`--carousel-file ${path} must hold a JSON array of cards ([{ "header": …, "templateParams": […], "buttons": […] }, …])`);
   return { path, cards };
 }
 
@@ -103,7 +107,12 @@ function readCarousel(path: string, cwd: string): CommonValues['carousel'] {
  * commonValuesOf({ 'header-link': 'https://cdn.example/a.jpg', button0: 'A-17' }, { first_name: 'Ada' }, '/tmp');
  * // { columns: { headerLink: 'https://cdn.example/a.jpg', button0: 'A-17', first_name: 'Ada' } }
  */
-export function commonValuesOf(options: Readonly<Record<string, unknown>>, params: Readonly<Record<string, string>>, cwd: string, now = new Date()): CommonValues {
+export function commonValuesOf(
+  options: Readonly<Record<string, unknown>>,
+  params: Readonly<Record<string, string>>,
+  cwd: string,
+  now = new Date(),
+): CommonValues {
   const columns: Record<string, string> = {};
   for (const column of [...headerColumns, ...buttonColumns]) {
     const value = options[kebab(column)];
@@ -117,7 +126,8 @@ export function commonValuesOf(options: Readonly<Record<string, unknown>>, param
   if (typeof expiresAt === 'string') {
     const result = v.safeParse(scheduledAtSchema, expiresAt);
     if (!result.success) throw new CliUsageError(`--limited-time-offer: limitedTimeOffer.expiresAt ${result.issues[0].message}`);
-    if (Date.parse(expiresAt) <= now.getTime()) throw new CliUsageError(`--limited-time-offer: limitedTimeOffer.expiresAt must be in the future (${expiresAt} has passed)`);
+    if (Date.parse(expiresAt) <= now.getTime())
+      throw new CliUsageError(`--limited-time-offer: limitedTimeOffer.expiresAt must be in the future (${expiresAt} has passed)`);
     common.limitedTimeOffer = expiresAt;
   }
   const carouselFile = options['carousel-file'];

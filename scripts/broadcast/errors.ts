@@ -30,7 +30,8 @@ export class AlreadySentError extends Error {
 }
 
 /** `2026-03-01T09:00:00.000Z` → `2026-03-01 09:00 UTC` (any other text as it is). */
-const readableTime = (iso: string): string => (/^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) && iso.endsWith('Z') ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso);
+const readableTime = (iso: string): string =>
+  /^\d{4}-\d\d-\d\dT\d\d:\d\d/.test(iso) && iso.endsWith('Z') ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : iso;
 
 /** A campaign file that cannot be read, or a campaign in a state the command cannot follow (exit code 1). */
 export class CampaignCommandError extends Error {}

@@ -11,7 +11,16 @@ import type { ColumnValues, HeaderValue, MediaHeaderType } from './request-field
 import type { HeaderParameter } from './template-parameters';
 import { either, ownValues, parameterValueProblems, type Built, type RequiredValue, type ValueKind } from './value-kinds';
 
-export const headerColumns = ['headerLink', 'headerMediaId', 'headerText', 'headerFilename', 'headerLatitude', 'headerLongitude', 'headerName', 'headerAddress'] as const;
+export const headerColumns = [
+  'headerLink',
+  'headerMediaId',
+  'headerText',
+  'headerFilename',
+  'headerLatitude',
+  'headerLongitude',
+  'headerName',
+  'headerAddress',
+] as const;
 
 const isHeaderColumn = (column: string): boolean => (headerColumns as readonly string[]).includes(column);
 const mediaSource = ['headerLink', 'headerMediaId'] as const;
@@ -36,7 +45,11 @@ function requiredOf(header: HeaderParameter | undefined): RequiredValue[] {
   if (!header || (header.type === 'TEXT' && !header.dynamic)) return [];
   const because = `the template's header is ${describeHeader(header)}`;
   if (header.type === 'TEXT') return [{ columns: ['headerText'], because }];
-  if (header.type === 'LOCATION') return [{ columns: ['headerLatitude'], because }, { columns: ['headerLongitude'], because }];
+  if (header.type === 'LOCATION')
+    return [
+      { columns: ['headerLatitude'], because },
+      { columns: ['headerLongitude'], because },
+    ];
   return [{ columns: mediaSource, because }];
 }
 

@@ -47,14 +47,15 @@ export const summaryFields = ['sent', 'delivered', 'read', 'failed', 'unknown', 
 
 export function formatSummary(jobs: readonly JobStatus[]): string[] {
   const count = (job: JobStatus, field: string) => Number((job.summary as Record<string, unknown> | undefined)?.[field] ?? 0);
-  const describe = (summary: (field: string) => number) =>
-    summaryFields.map((field) => `${field} ${summary(field)}`).join(', ');
+  const describe = (summary: (field: string) => number) => summaryFields.map((field) => `${field} ${summary(field)}`).join(', ');
   const lines = jobs.map((job) => {
     const reasons = Object.entries((job.summary as { failuresByReason?: Record<string, number> } | undefined)?.failuresByReason ?? {});
     const reasonText = reasons.length > 0 ? `; failures by reason: ${reasons.map(([reason, n]) => `${reason} ${n}`).join(', ')}` : '';
     return `${job.jobId}  ${job.status}  ${job.totalRecipients} recipients: ${describe((field) => count(job, field))}${reasonText}`;
   });
   const total = jobs.reduce((sum, job) => sum + job.totalRecipients, 0);
-  lines.push(`overall  ${jobs.length} job${jobs.length === 1 ? '' : 's'}  ${total} recipients: ${describe((field) => jobs.reduce((sum, job) => sum + count(job, field), 0))}`);
+  lines.push(
+    `overall  ${jobs.length} job${jobs.length === 1 ? '' : 's'}  ${total} recipients: ${describe((field) => jobs.reduce((sum, job) => sum + count(job, field), 0))}`,
+  );
   return lines;
 }

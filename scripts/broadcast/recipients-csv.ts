@@ -93,7 +93,8 @@ function readHeader(names: string[], problems: string[]): Header | undefined {
     else if (!ADDRESS_COLUMN_NAMES.includes(name)) values.set(name, index);
   });
   for (let position = 0; position < params.length; position += 1) {
-    if (params[position] === undefined) problems.push(`line 1: param${params.length} without param${position + 1} (parameters are param1 … paramN, none left out)`);
+    if (params[position] === undefined)
+      problems.push(`line 1: param${params.length} without param${position + 1} (parameters are param1 … paramN, none left out)`);
   }
   const address = addressColumnsOf(seen);
   if (typeof address === 'string') problems.push(address);
@@ -110,7 +111,8 @@ function readHeader(names: string[], problems: string[]): Header | undefined {
  */
 export function numberOf(fields: string[], header: AddressColumns): RowNumber | string {
   const userId = header.userId === -1 ? '' : fields[header.userId]!;
-  const numberCells = header.mode === 'phone' ? [fields[header.phone]!] : header.mode === 'split' ? [fields[header.countryCode]!, fields[header.toPhoneNumber]!] : [];
+  const numberCells =
+    header.mode === 'phone' ? [fields[header.phone]!] : header.mode === 'split' ? [fields[header.countryCode]!, fields[header.toPhoneNumber]!] : [];
   if (userId !== '') return numberCells.some((cell) => cell !== '') ? 'give either a number or a userId, not both' : { userId };
   if (header.mode === 'userId') return 'userId must not be empty';
   return header.mode === 'phone' ? { phone: numberCells[0]! } : { countryCode: numberCells[0]!, toPhoneNumber: numberCells[1]! };
@@ -148,7 +150,10 @@ export function parseRecipientsCsv(content: string | Buffer): RecipientsFile {
       problems.push(`line ${line}: ${number}`);
       continue;
     }
-    const verdict = judgeRow(number, header.params.map((index) => fields[index]!));
+    const verdict = judgeRow(
+      number,
+      header.params.map((index) => fields[index]!),
+    );
     if ('problems' in verdict) {
       problems.push(...verdict.problems.map((problem) => `line ${line}: ${problem}`));
       continue;

@@ -14,7 +14,12 @@ export interface ReportOutcome {
   status: string;
 }
 
-export async function reportCommand(client: BroadcastClient, jobId: string, outPath: string | undefined, output: Pick<CliOutput, 'out' | 'err'>): Promise<ReportOutcome> {
+export async function reportCommand(
+  client: BroadcastClient,
+  jobId: string,
+  outPath: string | undefined,
+  output: Pick<CliOutput, 'out' | 'err'>,
+): Promise<ReportOutcome> {
   const status = await client.jobStatus(jobId);
   const csv = await client.recipientsCsv(jobId);
   const rows = Math.max(0, (parse(csv, { skip_empty_lines: true }) as unknown[]).length - 1);

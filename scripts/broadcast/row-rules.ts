@@ -30,7 +30,8 @@ const columnOf = (message: string): string => message.replace(/^templateParams\[
 
 /** The row as the API's recipient schema judges it: every broken rule, one per field, named by column. */
 function schemaProblems(recipient: RowRecipient): string[] {
-  const address = recipient.userId === undefined ? { countryCode: recipient.countryCode, toPhoneNumber: recipient.toPhoneNumber } : { userId: recipient.userId };
+  const address =
+    recipient.userId === undefined ? { countryCode: recipient.countryCode, toPhoneNumber: recipient.toPhoneNumber } : { userId: recipient.userId };
   const candidate = { ...address, ...(recipient.templateParams.length > 0 ? { templateParams: recipient.templateParams } : {}) };
   const result = v.safeParse(addressedRecipientSchema, candidate, { abortPipeEarly: true });
   return result.success ? [] : issueMessages(result.issues, 'row').map(columnOf);

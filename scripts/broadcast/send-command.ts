@@ -66,10 +66,14 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
   const template = templates.find((candidate) => candidate.name === options.templateName && candidate.language === options.templateLanguage);
   if (!template) {
     const available = templates.map((candidate) => `${candidate.name} (${candidate.language})`).join(', ') || 'none';
-    throw new TemplateChoiceError(`template ${options.templateName} (${options.templateLanguage}) is not an approved template of ${options.fromPhoneNumber}; available: ${available}`);
+    throw new TemplateChoiceError(
+      `template ${options.templateName} (${options.templateLanguage}) is not an approved template of ${options.fromPhoneNumber}; available: ${available}`,
+    );
   }
   if (!isBroadcastCategory(template.category)) {
-    throw new TemplateChoiceError(`template ${template.name} (${template.language}) is ${template.category}; template broadcasts take ${broadcastCategories.join(' or ')} templates`);
+    throw new TemplateChoiceError(
+      `template ${template.name} (${template.language}) is ${template.category}; template broadcasts take ${broadcastCategories.join(' or ')} templates`,
+    );
   }
   // Checked again here: an older service lists no `parameters`, and the CLI must not trust a shape it did not check.
   const parameters = templateParametersOf(template);
@@ -85,16 +89,21 @@ export async function sendCommand(client: BroadcastClient, options: SendCommandO
     ...(options.scheduledAt ? { scheduledAt: options.scheduledAt } : {}),
     broadcastFields: fitted.broadcastFields,
   });
-  output.out(`${file.recipients.length} recipients in ${plan.length} request${plan.length === 1 ? '' : 's'} of up to 10,000; template ${template.name} (${template.language}, ${template.category})`);
+  output.out(
+    `${file.recipients.length} recipients in ${plan.length} request${plan.length === 1 ? '' : 's'} of up to 10,000; template ${template.name} (${template.language}, ${template.category})`,
+  );
 
   const accepted: SendOutcome['accepted'] = [];
   for (const request of plan) {
     const answer = await sendPart(client, request, options.resend === true, output);
     accepted.push({ ...answer, part: request.part, recipients: request.body.data.length });
     const outcome = answer.replayed ? 'sent before with this file (same Idempotency-Key): nothing sent again, following it' : answer.message;
-    output.out(`part ${request.part} of ${request.parts} (lines ${request.lines.first}-${request.lines.last}, ${request.body.data.length} recipient${request.body.data.length === 1 ? '' : 's'}): job ${answer.jobId}: ${outcome}`);
+    output.out(
+      `part ${request.part} of ${request.parts} (lines ${request.lines.first}-${request.lines.last}, ${request.body.data.length} recipient${request.body.data.length === 1 ? '' : 's'}): job ${answer.jobId}: ${outcome}`,
+    );
   }
-  if (accepted.length > 0 && accepted.every((answer) => answer.replayed)) output.out('a replay: every part was sent before with this file, nothing new was sent; the summary below is of those jobs');
+  if (accepted.length > 0 && accepted.every((answer) => answer.replayed))
+    output.out('a replay: every part was sent before with this file, nothing new was sent; the summary below is of those jobs');
 
   const jobIds = accepted.map((answer) => answer.jobId);
   if (options.scheduledAt || !options.wait) {

@@ -41,7 +41,8 @@ export type PlannedRecipient = Omit<PlanRecipient, 'line' | 'templateParams' | '
 };
 
 /** The request with the issue-24 fields (request-fields.ts), which the generated client types may not have yet. */
-export type BroadcastRequestBody = Omit<BroadcastRequest, 'data' | 'globalTemplateParams' | keyof BroadcastFields> & BroadcastFields & { data: PlannedRecipient[] };
+export type BroadcastRequestBody = Omit<BroadcastRequest, 'data' | 'globalTemplateParams' | keyof BroadcastFields> &
+  BroadcastFields & { data: PlannedRecipient[] };
 
 /**
  * The body as the client's request type. The client sends the JSON it is given; only its generated
@@ -77,7 +78,12 @@ export function splitIntoParts<T>(items: readonly T[], size = maxRecipientsPerRe
  * left out on purpose: the same file sent again under another name is refused by the service
  * (422 IDEMPOTENCY_KEY_REUSED) rather than sent a second time.
  */
-export function idempotencyKeyFor(fileContent: string | Buffer, options: Omit<SendOptions, 'broadcastName' | 'templateType'>, part: number, parts: number): string {
+export function idempotencyKeyFor(
+  fileContent: string | Buffer,
+  options: Omit<SendOptions, 'broadcastName' | 'templateType'>,
+  part: number,
+  parts: number,
+): string {
   const fileHash = createHash('sha256').update(fileContent).digest('hex');
   const digest = createHash('sha256')
     .update(
@@ -103,7 +109,9 @@ export function idempotencyKeyFor(fileContent: string | Buffer, options: Omit<Se
  */
 export function resendKeyFor(idempotencyKey: string, earlierJobId: string): string {
   const part = /-part-\d+-of-\d+$/.exec(idempotencyKey)?.[0] ?? '';
-  const digest = createHash('sha256').update(JSON.stringify({ v: 1, key: idempotencyKey, resendOf: earlierJobId })).digest('hex');
+  const digest = createHash('sha256')
+    .update(JSON.stringify({ v: 1, key: idempotencyKey, resendOf: earlierJobId }))
+    .digest('hex');
   return `csv-${digest.slice(0, 40)}${part}`;
 }
 
@@ -117,7 +125,12 @@ const plannedRecipient = (recipient: PlanRecipient): PlannedRecipient => ({
   ...(recipient.buttons ? { buttons: recipient.buttons } : {}),
 });
 
-export function planRequests(fileContent: string | Buffer, recipients: readonly PlanRecipient[], options: SendOptions, size = maxRecipientsPerRequest): PlannedRequest[] {
+export function planRequests(
+  fileContent: string | Buffer,
+  recipients: readonly PlanRecipient[],
+  options: SendOptions,
+  size = maxRecipientsPerRequest,
+): PlannedRequest[] {
   const parts = splitIntoParts(recipients, size);
   return parts.map((recipientsOfPart, index) => ({
     part: index + 1,

@@ -66,7 +66,8 @@ function optionProblems(template: Template, parameters: TemplateParameters, kind
     return reason ? [`${optionNameOf(column)}: ${reason}`] : [];
   });
   const offer = parameters.limitedTimeOffer;
-  if (offer?.hasExpiration && !common.limitedTimeOffer) problems.push(`--limited-time-offer is required: template ${label} has a limited-time offer with an expiry`);
+  if (offer?.hasExpiration && !common.limitedTimeOffer)
+    problems.push(`--limited-time-offer is required: template ${label} has a limited-time offer with an expiry`);
   if (!offer && common.limitedTimeOffer) problems.push(`--limited-time-offer: template ${label} has no limited-time offer`);
   problems.push(...carouselProblems(parameters.carousel, common.carousel, label));
   return problems;
@@ -176,17 +177,30 @@ export function fitTemplate(template: Template, parameters: TemplateParameters, 
  * The file checked as before issue 24, for a service whose template list has no `parameters`:
  * param columns against the body's placeholders, no other column, no common value.
  */
-export function fitWithoutParameters(template: Template & { components?: ReadonlyArray<Record<string, unknown>> }, file: RecipientsFile, common: CommonValues): FittedFile {
-  const given = [...Object.keys(common.columns).map(optionNameOf), ...(common.limitedTimeOffer ? ['--limited-time-offer'] : []), ...(common.carousel ? ['--carousel-file'] : [])];
+export function fitWithoutParameters(
+  template: Template & { components?: ReadonlyArray<Record<string, unknown>> },
+  file: RecipientsFile,
+  common: CommonValues,
+): FittedFile {
+  const given = [
+    ...Object.keys(common.columns).map(optionNameOf),
+    ...(common.limitedTimeOffer ? ['--limited-time-offer'] : []),
+    ...(common.carousel ? ['--carousel-file'] : []),
+  ];
   if (given.length > 0) {
     throw new CliUsageError(
       `${given.join(', ')}: the service lists template ${templateLabel(template)} without its parameters (an older version), so header, button, named-parameter, limited-time-offer and carousel values can be neither checked nor sent`,
     );
   }
-  const problems = (file.valueColumns ?? []).map((column) => `line 1: unknown column "${column}" (expected countryCode and toPhoneNumber, or phone; then param1 … paramN)`);
+  const problems = (file.valueColumns ?? []).map(
+    (column) => `line 1: unknown column "${column}" (expected countryCode and toPhoneNumber, or phone; then param1 … paramN)`,
+  );
   if (problems.length > 0) throw new RecipientsFileError(problems);
   const placeholders = bodyPlaceholderCount({
-    components: (template.components ?? []).map((component) => ({ type: String(component.type ?? ''), ...(typeof component.text === 'string' ? { text: component.text } : {}) })),
+    components: (template.components ?? []).map((component) => ({
+      type: String(component.type ?? ''),
+      ...(typeof component.text === 'string' ? { text: component.text } : {}),
+    })),
   });
   const mismatch = countProblem(template, placeholders, file);
   if (mismatch.length > 0) throw new RecipientsFileError(mismatch);

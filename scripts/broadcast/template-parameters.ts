@@ -67,7 +67,9 @@ export function templateParametersOf(template: { name: string; language: string;
   // Parsed under its field name, so a problem reads `parameters.body.count must be …`.
   const result = v.safeParse(v.object({ parameters: parametersSchema }), { parameters: template.parameters });
   if (!result.success) {
-    throw new TemplateChoiceError(`the service describes template ${templateLabel(template)} in a way this CLI cannot read: ${issueMessages(result.issues).join('; ')}`);
+    throw new TemplateChoiceError(
+      `the service describes template ${templateLabel(template)} in a way this CLI cannot read: ${issueMessages(result.issues).join('; ')}`,
+    );
   }
   const { parameters } = result.output;
   if (!parameters.sendable) {

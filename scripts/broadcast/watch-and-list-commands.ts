@@ -14,9 +14,20 @@ import { followWithBar } from './follow-with-bar';
  * @example
  * await watchCommand(client, ['pub_1'], { pollIntervalMs: 2000 }, output);
  */
-export async function watchCommand(client: Pick<BroadcastClient, 'jobStatus'>, jobIds: readonly string[], options: { pollIntervalMs: number }, output: CliOutput): Promise<void> {
+export async function watchCommand(
+  client: Pick<BroadcastClient, 'jobStatus'>,
+  jobIds: readonly string[],
+  options: { pollIntervalMs: number },
+  output: CliOutput,
+): Promise<void> {
   const first = await Promise.all(jobIds.map((jobId) => client.jobStatus(jobId)));
-  const jobs = await followWithBar(client, jobIds, first.reduce((sum, job) => sum + job.totalRecipients, 0), options, output);
+  const jobs = await followWithBar(
+    client,
+    jobIds,
+    first.reduce((sum, job) => sum + job.totalRecipients, 0),
+    options,
+    output,
+  );
   for (const line of formatSummary(jobs)) output.out(line);
   for (const jobId of jobIds) output.out(`  npm run -s broadcast -- report ${jobId} --out ${jobId}.csv`);
 }
@@ -37,7 +48,11 @@ function lineOf(entry: BroadcastsPage['broadcasts'][number]): string {
  * @example
  * await listCommand(client, { limit: '20' }, output);
  */
-export async function listCommand(client: Pick<BroadcastClient, 'listBroadcasts'>, query: { status?: string; limit?: string; cursor?: string }, output: CliOutput): Promise<void> {
+export async function listCommand(
+  client: Pick<BroadcastClient, 'listBroadcasts'>,
+  query: { status?: string; limit?: string; cursor?: string },
+  output: CliOutput,
+): Promise<void> {
   const page = await client.listBroadcasts(query as Parameters<BroadcastClient['listBroadcasts']>[0]);
   if (page.broadcasts.length === 0) output.out('no broadcasts');
   for (const entry of page.broadcasts) output.out(lineOf(entry));

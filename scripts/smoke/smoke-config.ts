@@ -57,7 +57,7 @@ export const smokeOptions = {
   'access-token': '/upstream access token',
   'v1-api-key': 'v1 API key (enterprise plan or API add-on)',
   'from-phone-number': 'sender number of the organization',
-  'phone-number-id': "Meta phone number id of a sender (/upstream)",
+  'phone-number-id': 'Meta phone number id of a sender (/upstream)',
   'waba-id': 'WhatsApp business account id (/upstream)',
   'template-name': 'APPROVED template to broadcast',
   'template-language': 'its language (e.g. en_US)',
@@ -149,12 +149,15 @@ export function resolveSmokeConfig(given: Partial<Record<SmokeOptionName, string
     urls[name] = trimSlash(url ?? '');
   }
 
-  const demoTemplate = demo.templates?.find((template) => template.status === 'APPROVED' && template.placeholders > 0) ?? demo.templates?.find((template) => template.status === 'APPROVED');
+  const demoTemplate =
+    demo.templates?.find((template) => template.status === 'APPROVED' && template.placeholders > 0) ??
+    demo.templates?.find((template) => template.status === 'APPROVED');
   const templateName = need('template-name', demoTemplate?.name);
   const chosenDemoTemplate = demo.templates?.find((template) => template.name === templateName);
-  const parameters = given['template-params'] !== undefined
-    ? given['template-params'].split(',')
-    : Array.from({ length: chosenDemoTemplate?.placeholders ?? 0 }, (_, index) => `Smoke${index + 1}`);
+  const parameters =
+    given['template-params'] !== undefined
+      ? given['template-params'].split(',')
+      : Array.from({ length: chosenDemoTemplate?.placeholders ?? 0 }, (_, index) => `Smoke${index + 1}`);
 
   const config: SmokeConfig = {
     urls,

@@ -74,7 +74,9 @@ async function pollStatus(config: SmokeConfig, jobId: string): Promise<SmokeResp
     if (TERMINAL_STATUSES.has(last.body?.data?.status)) return last;
     await sleep(config.pollIntervalMs);
   }
-  throw new SmokeStepError(`job ${jobId} not finished within ${config.broadcastTimeoutMs} ms; last status ${JSON.stringify(last?.body?.data ?? last?.text).slice(0, 300)}`);
+  throw new SmokeStepError(
+    `job ${jobId} not finished within ${config.broadcastTimeoutMs} ms; last status ${JSON.stringify(last?.body?.data ?? last?.text).slice(0, 300)}`,
+  );
 }
 
 export const smokeSteps: readonly SmokeStep[] = [
@@ -108,7 +110,10 @@ export const smokeSteps: readonly SmokeStep[] = [
         },
       });
       const jobId: string | undefined = accepted.body?.data?.jobId ?? accepted.headers.get('x-broadcast-job-id') ?? undefined;
-      check(accepted.status === 200 || accepted.status === 202, `POST send-template-broadcast: expected 202 (or 200 for ≤ 1,000), got ${accepted.status} ${accepted.text.slice(0, 300)}`);
+      check(
+        accepted.status === 200 || accepted.status === 202,
+        `POST send-template-broadcast: expected 202 (or 200 for ≤ 1,000), got ${accepted.status} ${accepted.text.slice(0, 300)}`,
+      );
       check(typeof jobId === 'string', `POST send-template-broadcast: no job id in the answer or X-Broadcast-Job-Id`);
       const final = (await pollStatus(config, jobId!)).body.data;
       check(final.status === 'COMPLETED', `job ${jobId} ended ${final.status}: ${JSON.stringify(final.summary)}`);
@@ -158,7 +163,10 @@ export const smokeSteps: readonly SmokeStep[] = [
       const { removedEmails = [], notFoundEmails = [] } = response.body?.data ?? {};
       check(notFoundEmails.includes(unknown), `remove-employee-bulk: ${unknown} not reported as not found: ${response.text.slice(0, 300)}`);
       // Removed on the first run, not found on later ones: either is the answer of a working endpoint.
-      check(removedEmails.includes(config.employeeEmail) || notFoundEmails.includes(config.employeeEmail), `remove-employee-bulk: ${config.employeeEmail} neither removed nor not found`);
+      check(
+        removedEmails.includes(config.employeeEmail) || notFoundEmails.includes(config.employeeEmail),
+        `remove-employee-bulk: ${config.employeeEmail} neither removed nor not found`,
+      );
       return removedEmails.includes(config.employeeEmail) ? `${config.employeeEmail} removed` : `${config.employeeEmail} was already gone`;
     },
   },
@@ -166,7 +174,10 @@ export const smokeSteps: readonly SmokeStep[] = [
     name: 'v1 contact created and read',
     run: async (config) => {
       const phoneNumber = `4477009${String(Math.floor(Math.random() * 100_000)).padStart(5, '0')}`;
-      const created = await call('POST', `${config.urls.v1}/contacts`, { headers: bearer(config.v1ApiKey), body: { phoneNumber, name: `Smoke ${config.runId}`, tags: ['smoke'] } });
+      const created = await call('POST', `${config.urls.v1}/contacts`, {
+        headers: bearer(config.v1ApiKey),
+        body: { phoneNumber, name: `Smoke ${config.runId}`, tags: ['smoke'] },
+      });
       expectStatus(created, 201, 'POST v1/contacts');
       const contactId: string = created.body?.data?.id;
       check(typeof contactId === 'string', `POST v1/contacts: no data.id in ${created.text.slice(0, 300)}`);
@@ -223,13 +234,26 @@ export const smokeSteps: readonly SmokeStep[] = [
 
 /** A `delivered` status in Meta's shape for a message id of this run that was never sent. */
 function smokeStatusEvent(config: SmokeConfig): unknown {
-  const status = { id: `wamid.smoke-${config.runId}`, status: 'delivered', timestamp: String(Math.floor(Date.now() / 1000)), recipient_id: `${config.countryCode}9000000000` };
-  const value = { messaging_product: 'whatsapp', metadata: { display_phone_number: config.fromPhoneNumber, phone_number_id: config.phoneNumberId }, statuses: [status] };
+  const status = {
+    id: `wamid.smoke-${config.runId}`,
+    status: 'delivered',
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    recipient_id: `${config.countryCode}9000000000`,
+  };
+  const value = {
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: config.fromPhoneNumber, phone_number_id: config.phoneNumberId },
+    statuses: [status],
+  };
   return { object: 'whatsapp_business_account', entry: [{ id: config.wabaId, changes: [{ field: 'messages', value }] }] };
 }
 
 /** Runs every step in order (a failure does not stop the rest), reporting each as it ends. */
-export async function runSmoke(config: SmokeConfig, report: (result: SmokeResult) => void = () => undefined, steps: readonly SmokeStep[] = smokeSteps): Promise<SmokeResult[]> {
+export async function runSmoke(
+  config: SmokeConfig,
+  report: (result: SmokeResult) => void = () => undefined,
+  steps: readonly SmokeStep[] = smokeSteps,
+): Promise<SmokeResult[]> {
   const results: SmokeResult[] = [];
   for (const step of steps) {
     let result: SmokeResult;

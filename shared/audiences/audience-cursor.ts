@@ -16,7 +16,8 @@ interface Cursor {
  * @example
  * decodeCursor(encodeCursor('aud_1', '447700900123'), 'aud_1'); // '447700900123'
  */
-export const encodeCursor = (listing: string, position: string | null): string => Buffer.from(JSON.stringify({ a: listing, k: position } satisfies Cursor)).toString('base64url');
+export const encodeCursor = (listing: string, position: string | null): string =>
+  Buffer.from(JSON.stringify({ a: listing, k: position } satisfies Cursor)).toString('base64url');
 
 /** The position a cursor of `listing` holds (null: the start), or InvalidAudienceCursorError. */
 export function decodeCursor(text: string, listing: string): string | null {

@@ -39,7 +39,13 @@ const AMONG_BATCH = 100;
 export type AudienceSummary = Pick<Audience, 'audienceId' | 'name' | 'memberCount' | 'createdAt' | 'updatedAt'>;
 export type AudienceView = AudienceSummary & { optedOutCount: number; byCountry: Record<string, number> };
 
-const summaryOf = ({ audienceId, name, memberCount, createdAt, updatedAt }: Audience): AudienceSummary => ({ audienceId, name, memberCount, createdAt, updatedAt });
+const summaryOf = ({ audienceId, name, memberCount, createdAt, updatedAt }: Audience): AudienceSummary => ({
+  audienceId,
+  name,
+  memberCount,
+  createdAt,
+  updatedAt,
+});
 
 /** Keys minted by generate-key send and read their own jobs only (shared/broadcast/key-scope.ts): no audiences. */
 export function requireAudienceScope(caller: AudienceCaller): void {
@@ -60,7 +66,14 @@ export function requireWritableAudience(audienceId: string, action: string): voi
 export async function createAudience(ports: Pick<AudiencePorts, 'audiences' | 'clock' | 'ids'>, caller: AudienceCaller, request: { name: string }) {
   requireAudienceScope(caller);
   const now = ports.clock.now().toISOString();
-  const audience: Audience = { audienceId: ports.ids.newId('aud'), organizationId: caller.organizationId, name: request.name, memberCount: 0, createdAt: now, updatedAt: now };
+  const audience: Audience = {
+    audienceId: ports.ids.newId('aud'),
+    organizationId: caller.organizationId,
+    name: request.name,
+    memberCount: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
   await ports.audiences.createAudience(audience);
   return { audienceId: audience.audienceId, name: audience.name, memberCount: 0, createdAt: now };
 }
@@ -99,13 +112,20 @@ export async function requireAudience(ports: Pick<AudiencePorts, 'members'>, cal
  * counted from the contacts for `contacts`) and how many members are on the organization's opt-out
  * list (the list read page by page and looked up in the audience: cost proportional to the list).
  */
-export async function getAudience(ports: Pick<AudiencePorts, 'audiences' | 'members' | 'optOutKeys'>, caller: AudienceCaller, audienceId: string): Promise<AudienceView> {
+export async function getAudience(
+  ports: Pick<AudiencePorts, 'audiences' | 'members' | 'optOutKeys'>,
+  caller: AudienceCaller,
+  audienceId: string,
+): Promise<AudienceView> {
   requireAudienceScope(caller);
   const { organizationId } = caller;
   const detail = audienceId === CONTACTS_AUDIENCE_ID ? undefined : await ports.audiences.getAudienceDetail(organizationId, audienceId);
   const audience = detail ?? (audienceId === CONTACTS_AUDIENCE_ID ? await requireAudience(ports, caller, audienceId) : undefined);
   if (!audience) throw new AudienceNotFoundError(audienceId);
-  const [byCountry, optedOutCount] = await Promise.all([detail?.byCountry ?? contactsByCountry(ports.members, organizationId), optedOutAmong(ports, organizationId, audienceId)]);
+  const [byCountry, optedOutCount] = await Promise.all([
+    detail?.byCountry ?? contactsByCountry(ports.members, organizationId),
+    optedOutAmong(ports, organizationId, audienceId),
+  ]);
   return { ...summaryOf(audience), optedOutCount, byCountry };
 }
 

@@ -35,4 +35,8 @@ const cursor = v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,512}$/, '
 
 export const listAudiencesQuerySchema = v.object({ limit: limitOf(AUDIENCES_PAGE), cursor });
 
-export const listMembersQuerySchema = v.object({ limit: limitOf(MEMBERS_PAGE), cursor, format: v.optional(v.picklist(['json', 'csv'], 'must be json or csv')) });
+export const listMembersQuerySchema = v.object({
+  limit: limitOf(MEMBERS_PAGE),
+  cursor,
+  format: v.optional(v.picklist(['json', 'csv'], 'must be json or csv')),
+});

@@ -91,7 +91,8 @@ export interface JudgedRow {
 /** The identity rule beyond each field's: a number needs both parts within E.164, or a BSUID stands alone. */
 function identityProblem(row: { countryCode?: string; toPhoneNumber?: string; userId?: string }): { field: string; rule: string } | undefined {
   const { countryCode, toPhoneNumber, userId } = row;
-  if (countryCode === undefined && toPhoneNumber === undefined) return userId === undefined ? { field: 'toPhoneNumber', rule: 'is required (or userId)' } : undefined;
+  if (countryCode === undefined && toPhoneNumber === undefined)
+    return userId === undefined ? { field: 'toPhoneNumber', rule: 'is required (or userId)' } : undefined;
   if (countryCode === undefined) return { field: 'countryCode', rule: 'is required with toPhoneNumber' };
   if (toPhoneNumber === undefined) return { field: 'toPhoneNumber', rule: 'is required with countryCode' };
   return countryCode.length + toPhoneNumber.length > E164_MAX_DIGITS ? { field: 'toPhoneNumber', rule: SPLIT_NUMBER_LENGTH_RULE } : undefined;

@@ -9,7 +9,9 @@ const limitRule = `must be a whole number from 1 to ${AUDIT_LOG_PAGE_MAX}`;
 
 export const auditLogQuerySchema = v.object({
   // A person's personId (psn_…), a credential's id, or operator:<name>.
-  actorId: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:@-]{1,128}$/, 'must be a personId or a credentialId (letters, digits, _ . : @ -, at most 128)'))),
+  actorId: v.optional(
+    v.pipe(v.string(), v.regex(/^[A-Za-z0-9_.:@-]{1,128}$/, 'must be a personId or a credentialId (letters, digits, _ . : @ -, at most 128)')),
+  ),
   action: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z][A-Za-z0-9]{0,63}$/, 'must be an operation name such as launchCampaign'))),
   limit: v.pipe(
     v.optional(v.string(), String(AUDIT_LOG_PAGE_DEFAULT)),

@@ -83,7 +83,8 @@ export async function holdAccountJobs(ports: AccountHoldPorts, jobId: string, ho
   return stored;
 }
 
-const isSamePause = (stored: JobPause, proposed: JobPause): boolean => stored.pausedAt === proposed.pausedAt && stored.reason === proposed.reason && stored.code === proposed.code;
+const isSamePause = (stored: JobPause, proposed: JobPause): boolean =>
+  stored.pausedAt === proposed.pausedAt && stored.reason === proposed.reason && stored.code === proposed.code;
 
 /** The organization's other jobs on the account, recent, not cancelled, not already held until resumed, not awaiting their firing, not finished. */
 async function otherRunningJobs(ports: AccountHoldPorts, job: BroadcastJob, now: Date): Promise<BroadcastJob[]> {

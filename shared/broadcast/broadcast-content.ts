@@ -18,7 +18,12 @@ import type { BodyRequirement, TemplateRequirements } from '../templates/templat
 type RecipientRequest = TemplateBroadcastRequest['data'][number];
 
 /** The contract's rule 6, worded as before rich templates: each recipient's values must fill the numbered placeholders. */
-function positionalValues(request: TemplateBroadcastRequest, recipient: RecipientRequest, index: number, body: Extract<BodyRequirement, { format: 'POSITIONAL' }>): string[] {
+function positionalValues(
+  request: TemplateBroadcastRequest,
+  recipient: RecipientRequest,
+  index: number,
+  body: Extract<BodyRequirement, { format: 'POSITIONAL' }>,
+): string[] {
   const own = recipient.templateParams;
   const global = request.globalTemplateParams;
   // Values by name for a numbered template: refused by name before the count is compared.
@@ -37,7 +42,13 @@ function positionalValues(request: TemplateBroadcastRequest, recipient: Recipien
 }
 
 /** A named template's values: the recipient's own object, else the broadcast's (checked once, `checked` remembers it). */
-function namedValues(request: TemplateBroadcastRequest, recipient: RecipientRequest, index: number, body: Extract<BodyRequirement, { format: 'NAMED' }>, checked: Set<unknown>): TemplateParameters {
+function namedValues(
+  request: TemplateBroadcastRequest,
+  recipient: RecipientRequest,
+  index: number,
+  body: Extract<BodyRequirement, { format: 'NAMED' }>,
+  checked: Set<unknown>,
+): TemplateParameters {
   const label = `template ${request.templateName}`;
   const own = recipient.templateParams;
   if (own !== undefined) {
@@ -62,7 +73,12 @@ function namedValues(request: TemplateBroadcastRequest, recipient: RecipientRequ
  * @example
  * resolveRecipients(request, requirementsOf(template), numbers, now)[0]; // { index: 0, to: '447700900001', parameters: ['Ada'] }
  */
-export function resolveRecipients(request: TemplateBroadcastRequest, requirements: TemplateRequirements, numbers: readonly string[] | undefined, sendsAt: Date): ChunkRecipient[] {
+export function resolveRecipients(
+  request: TemplateBroadcastRequest,
+  requirements: TemplateRequirements,
+  numbers: readonly string[] | undefined,
+  sendsAt: Date,
+): ChunkRecipient[] {
   const resolve = recipientResolver(request, requirements, sendsAt);
   return request.data.map((recipient, index) => resolve(recipient, index, numbers?.[index]));
 }
@@ -117,6 +133,8 @@ export async function requireOwnedMedia(
   const owned = await media.ownedMedia(organizationId, [...new Set(named.map(({ id }) => id))], now);
   const foreign = named.find(({ id }) => !owned.has(id));
   if (foreign) {
-    throw new TemplateContentError(`${foreign.path} ${foreign.id} is not a media id this organization uploaded (upload it with POST /upstream/{phoneNumberId}/media, or give a link)`);
+    throw new TemplateContentError(
+      `${foreign.path} ${foreign.id} is not a media id this organization uploaded (upload it with POST /upstream/{phoneNumberId}/media, or give a link)`,
+    );
   }
 }

@@ -28,7 +28,16 @@ import { haltFiguresSchema } from '../send-rules/halt-figures';
 import { attributionWindowHoursSchema, templateContentSchema, variableNamesSchema } from './template-broadcast.schema';
 
 /** Every state a job reads as (the status filter of the broadcasts list accepts exactly these). */
-export const JOB_STATUSES = ['SCHEDULED', 'QUEUED_FOR_PROCESSING', 'PROCESSING', 'PAUSED', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'] as const;
+export const JOB_STATUSES = [
+  'SCHEDULED',
+  'QUEUED_FOR_PROCESSING',
+  'PROCESSING',
+  'PAUSED',
+  'COMPLETED',
+  'COMPLETED_WITH_FAILURES',
+  'FAILED',
+  'CANCELLED',
+] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 export const TERMINAL_STATUSES: ReadonlySet<JobStatus> = new Set(['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED']);
@@ -300,9 +309,14 @@ function addPricingCounts(summary: JobSummary, pricing: PricingCounts): void {
 }
 
 /** The state a job reads, from its summary and what its chunks recorded. */
-function statusOf(job: BroadcastJob, summary: JobSummary, recorded: { cancelled: number; heldOut: number; anyStarted: boolean; sentByChunkCounters: number }): JobStatus {
+function statusOf(
+  job: BroadcastJob,
+  summary: JobSummary,
+  recorded: { cancelled: number; heldOut: number; anyStarted: boolean; sentByChunkCounters: number },
+): JobStatus {
   // A job the campaign expander still appends to is never finished, whatever its chunks say so far.
-  if (isExpansionOpen(job)) return job.pausedAt !== undefined && job.cancelledAt === undefined ? 'PAUSED' : recorded.anyStarted ? 'PROCESSING' : 'QUEUED_FOR_PROCESSING';
+  if (isExpansionOpen(job))
+    return job.pausedAt !== undefined && job.cancelledAt === undefined ? 'PAUSED' : recorded.anyStarted ? 'PROCESSING' : 'QUEUED_FOR_PROCESSING';
   // A cancel withheld someone unless every recipient ended sent, failed or unknown: one that came too
   // late (or raced the last chunk) leaves the state the sends earned, as job.completed announced it.
   const cancelWithheld = recorded.cancelled > 0 || summary.pending > 0 || (job.kind === 'template' && job.expansion === 'stopped');

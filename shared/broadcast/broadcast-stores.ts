@@ -206,7 +206,6 @@ export interface JobPause {
 /** Who paused a job: Meta (a refusal or a template's state), a person of the business, or the campaign's own canary or halt thresholds (docs/CAMPAIGNS.md "Canary and halt thresholds"). */
 export type PausedBy = 'meta' | 'user' | 'canary';
 
-
 /** What a chunk worker re-reads while it sends: whether to go on. */
 export interface JobControl {
   cancelled: boolean;

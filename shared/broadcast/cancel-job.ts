@@ -46,7 +46,10 @@ export async function cancelJob(
     if (cancelledAt === undefined) throw new JobNotFoundError(jobId);
     job = { ...job, cancelledAt };
   }
-  if (scheduling && isAwaitingFiring(job)) await Promise.resolve().then(() => scheduling.firings.cancelFiring(jobId)).catch(() => undefined);
+  if (scheduling && isAwaitingFiring(job))
+    await Promise.resolve()
+      .then(() => scheduling.firings.cancelFiring(jobId))
+      .catch(() => undefined);
   return { jobId, status: 'CANCELLED', summary: summarizeJob(job, progress.chunks, tally).summary };
 }
 

@@ -35,17 +35,22 @@ const wireRecipientSchema = v.union([
   v.strictTuple([indexSchema, v.string(), wireParametersSchema, contentSchema]),
   v.strictTuple([indexSchema, v.string(), wireParametersSchema, v.nullable(contentSchema), v.pipe(v.string(), v.minLength(1))]),
 ]);
-type WireRecipient = [number, string, TemplateParameters] | [number, string, TemplateParameters, TemplateContent] | [number, string, TemplateParameters, TemplateContent | null, string];
+type WireRecipient =
+  | [number, string, TemplateParameters]
+  | [number, string, TemplateParameters, TemplateContent]
+  | [number, string, TemplateParameters, TemplateContent | null, string];
 
 const chunkRecipientSchema = v.pipe(
   wireRecipientSchema,
-  v.transform(([index, to, parameters, content, timeZone]): ChunkRecipient => ({
-    index,
-    to,
-    parameters,
-    ...(content === undefined || content === null ? {} : { content }),
-    ...(timeZone === undefined ? {} : { timeZone }),
-  })),
+  v.transform(
+    ([index, to, parameters, content, timeZone]): ChunkRecipient => ({
+      index,
+      to,
+      parameters,
+      ...(content === undefined || content === null ? {} : { content }),
+      ...(timeZone === undefined ? {} : { timeZone }),
+    }),
+  ),
 );
 const envelope = {
   version: v.literal(1),
@@ -121,7 +126,10 @@ const UNSENDABLE_BY_SQS = /[\uFFFE\uFFFF]/g;
  * // '{"version":1,...,"recipients":[[0,"919800000001",["Ada"]]],...}'
  */
 export function encodeOutboundMessage(message: OutboundMessage): string {
-  return JSON.stringify({ ...message, recipients: message.recipients.map(wireOf) }).replace(UNSENDABLE_BY_SQS, (character) => `\\u${character.charCodeAt(0).toString(16)}`);
+  return JSON.stringify({ ...message, recipients: message.recipients.map(wireOf) }).replace(
+    UNSENDABLE_BY_SQS,
+    (character) => `\\u${character.charCodeAt(0).toString(16)}`,
+  );
 }
 
 export class MalformedOutboundMessageError extends Error {

@@ -105,7 +105,11 @@ function sortRows(request: TemplateBroadcastRequest, screened: ScreenedRows, res
 }
 
 /** The resolver with the US marketing guard first (a row of its own in `invalid`, as a real accept refuses it). */
-function usMarketingChecked(resolve: ReturnType<typeof recipientResolver>, template: UpstreamTemplate, sender: SenderAccount): ReturnType<typeof recipientResolver> {
+function usMarketingChecked(
+  resolve: ReturnType<typeof recipientResolver>,
+  template: UpstreamTemplate,
+  sender: SenderAccount,
+): ReturnType<typeof recipientResolver> {
   if (!usMarketingGuarded(template.category, sender)) return resolve;
   return (recipient, index, key) => {
     if (key !== undefined && isUsRecipient(key)) throw usMarketingRefusal(recipient, index, template.name);
@@ -137,10 +141,21 @@ export async function dryRunBroadcast(
   requireSendableToUserIds(template, request.data);
   const rows = sortRows(request, screened, usMarketingChecked(recipientResolver(request, requirements, sendsAt), template, sender));
   await requireOwnedMedia(dependencies.media, caller.organizationId, contentOf(request), rows.sendable, now);
-  const suppressed = rows.sendable.length === 0 ? new Set<string>() : await dependencies.optOuts.suppressedAmong(caller.organizationId, rows.sendable.map(({ to }) => to));
+  const suppressed =
+    rows.sendable.length === 0
+      ? new Set<string>()
+      : await dependencies.optOuts.suppressedAmong(
+          caller.organizationId,
+          rows.sendable.map(({ to }) => to),
+        );
   const sendable = rows.sendable.filter(({ to }) => !suppressed.has(to));
   const optedOut = rows.sendable.filter(({ to }) => suppressed.has(to)).map(({ index }) => ({ index }));
-  const headroom = await reachHeadroom(dependencies, sender, sendable.map(({ to }) => to), sendsAt);
+  const headroom = await reachHeadroom(
+    dependencies,
+    sender,
+    sendable.map(({ to }) => to),
+    sendsAt,
+  );
   const maxPrice = maxPriceOf(template);
   const estimatedCost = await estimatedCostOf(dependencies, caller.organizationId, template.category, sendable);
   const month = serviceMonthOf(now);

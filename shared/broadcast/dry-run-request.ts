@@ -6,7 +6,14 @@
  */
 import * as v from 'valibot';
 import { parseRequest, issueParts } from '../http/validation';
-import { addressedRecipientSchema, envelopeSchema, hasOneAddress, recipientPassingEveryRule, type RecipientInput, type TemplateBroadcastRequest } from './template-broadcast.schema';
+import {
+  addressedRecipientSchema,
+  envelopeSchema,
+  hasOneAddress,
+  recipientPassingEveryRule,
+  type RecipientInput,
+  type TemplateBroadcastRequest,
+} from './template-broadcast.schema';
 
 /** `?dryRun=true` checks without sending (docs/BROADCAST.md "Dry run"); `false` or absent is a real accept. */
 export const broadcastQuerySchema = v.object({ dryRun: v.optional(v.picklist(['true', 'false'], 'must be true or false')) });

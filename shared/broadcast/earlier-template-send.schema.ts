@@ -22,10 +22,19 @@ type Addressed = { countryCode?: string; toPhoneNumber?: string; userId?: string
 const field = (key: keyof Addressed): never => [key] as never;
 const oneAddress = <T extends Addressed>() =>
   [
-    v.forward(v.check<T, string>((body) => body.userId !== undefined || body.countryCode !== undefined, 'is required (or userId)'), field('countryCode')),
-    v.forward(v.check<T, string>((body) => body.userId !== undefined || body.toPhoneNumber !== undefined, 'is required (or userId)'), field('toPhoneNumber')),
     v.forward(
-      v.check<T, string>((body) => body.userId === undefined || (body.countryCode === undefined && body.toPhoneNumber === undefined), 'must not be given with countryCode or toPhoneNumber'),
+      v.check<T, string>((body) => body.userId !== undefined || body.countryCode !== undefined, 'is required (or userId)'),
+      field('countryCode'),
+    ),
+    v.forward(
+      v.check<T, string>((body) => body.userId !== undefined || body.toPhoneNumber !== undefined, 'is required (or userId)'),
+      field('toPhoneNumber'),
+    ),
+    v.forward(
+      v.check<T, string>(
+        (body) => body.userId === undefined || (body.countryCode === undefined && body.toPhoneNumber === undefined),
+        'must not be given with countryCode or toPhoneNumber',
+      ),
       field('userId'),
     ),
   ] as const;

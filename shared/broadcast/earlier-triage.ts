@@ -100,7 +100,10 @@ export async function triageRecipients(
  */
 export async function refuseOptedOut(optOuts: SuppressionList, organizationId: string, triage: Triage): Promise<void> {
   if (triage.accepted.length === 0) return;
-  const suppressed = await optOuts.suppressedAmong(organizationId, triage.accepted.map(({ to }) => to));
+  const suppressed = await optOuts.suppressedAmong(
+    organizationId,
+    triage.accepted.map(({ to }) => to),
+  );
   if (suppressed.size === 0) return;
   const optedOut = triage.accepted.filter(({ to }) => suppressed.has(to));
   triage.accepted = triage.accepted.filter(({ to }) => !suppressed.has(to));

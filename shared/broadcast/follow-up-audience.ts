@@ -31,7 +31,13 @@ const HOUR_MS = 3_600_000;
 const listedOfKey = (index: number, to: string): JobRecipient =>
   isBusinessScopedUserId(to) ? { index, countryCode: '', toPhoneNumber: '', userId: to } : { index, countryCode: '', toPhoneNumber: to };
 
-function matchesAudience(audience: FollowUpAudience, row: ReturnType<typeof recipientRow>, sentAt: string | undefined, reading: StatusReading, outcomes: OutcomeFacts | undefined): boolean {
+function matchesAudience(
+  audience: FollowUpAudience,
+  row: ReturnType<typeof recipientRow>,
+  sentAt: string | undefined,
+  reading: StatusReading,
+  outcomes: OutcomeFacts | undefined,
+): boolean {
   // A campaign's held-out member was never sent (their inbound messages count for the lift): no follow-up reaches them.
   if (row.status === 'HELD_OUT') return false;
   if (audience.statuses && !(audience.statuses as readonly string[]).includes(row.status)) return false;
@@ -63,7 +69,8 @@ export function matchingOfChunk(records: ChunkRecipientRecords, audience: Follow
     // Jobs recorded before their recipients were kept name each by its ledger key (a number or a user id).
     const listed = listedByIndex.get(entry.index) ?? listedOfKey(entry.index, entry.to);
     const row = recipientRow(listed, record, reading);
-    if (!matchesAudience(audience, row, facts.sentAt ?? (entry.status === 'SENT' ? entry.updatedAt : undefined), reading, records.outcomes?.get(entry.index))) continue;
+    if (!matchesAudience(audience, row, facts.sentAt ?? (entry.status === 'SENT' ? entry.updatedAt : undefined), reading, records.outcomes?.get(entry.index)))
+      continue;
     const failed = row.status === 'FAILED' ? { failedAt: facts.failedAt ?? entry.updatedAt, failureReasonCode: row.failureReasonCode ?? undefined } : {};
     matched.push({ listed, to: entry.to, ...failed });
   }

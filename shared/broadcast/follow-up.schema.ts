@@ -45,8 +45,12 @@ const audienceEntries = v.object({
     ),
   ),
   // Outcomes (docs/OUTCOMES.md "Where it shows"): e.g. statuses [READ] with replied false, "read but did not reply".
-  replied: v.optional(v.pipe(v.boolean('must be true or false'), v.description('Recipients with (true) or without (false) a reply attributed to the parent job'))),
-  clicked: v.optional(v.pipe(v.boolean('must be true or false'), v.description('Recipients with (true) or without (false) a counted click on their tracked link'))),
+  replied: v.optional(
+    v.pipe(v.boolean('must be true or false'), v.description('Recipients with (true) or without (false) a reply attributed to the parent job')),
+  ),
+  clicked: v.optional(
+    v.pipe(v.boolean('must be true or false'), v.description('Recipients with (true) or without (false) a counted click on their tracked link')),
+  ),
   buttonPayloads: v.optional(
     v.pipe(
       v.array(v.pipe(v.string(PAYLOAD_RULE), v.minLength(1, PAYLOAD_RULE), v.maxLength(MAX_KEPT_PAYLOAD, PAYLOAD_RULE))),
@@ -57,7 +61,9 @@ const audienceEntries = v.object({
   ),
 });
 type Audience = v.InferOutput<typeof audienceEntries>;
-const AUDIENCE_CONDITIONS = ['statuses', 'failureCodes', 'notReadAfterHours', 'replied', 'clicked', 'buttonPayloads'] as const satisfies ReadonlyArray<keyof Audience>;
+const AUDIENCE_CONDITIONS = ['statuses', 'failureCodes', 'notReadAfterHours', 'replied', 'clicked', 'buttonPayloads'] as const satisfies ReadonlyArray<
+  keyof Audience
+>;
 
 export const followUpAudienceSchema = v.pipe(
   audienceEntries,

@@ -5,7 +5,13 @@
  * dry run checks as it is); `followUpBroadcast` hands it to the accept of send-template-broadcast,
  * so every rule, the messaging limit and the opt-out check are that accept's.
  */
-import { payloadHashOf, acceptTemplateBroadcast, type BroadcastCaller, type SendTemplateBroadcastDependencies, type SendTemplateBroadcastResult } from './send-template-broadcast';
+import {
+  payloadHashOf,
+  acceptTemplateBroadcast,
+  type BroadcastCaller,
+  type SendTemplateBroadcastDependencies,
+  type SendTemplateBroadcastResult,
+} from './send-template-broadcast';
 import { FollowUpAudienceError, FollowUpTooSoonError } from './errors';
 import type { FollowUpRequest } from './follow-up.schema';
 import { matchingRecipients, type MatchedRecipient } from './follow-up-audience';
@@ -87,14 +93,23 @@ function withinResendRule(matched: readonly MatchedRecipient[], body: FollowUpRe
 }
 
 /** The parent's matching recipients, refused (422) beyond what one follow-up reads or sends. */
-async function matchingOfSize(ports: FollowUpBuildPorts, parent: BroadcastJob, audience: FollowUpRequest['audience'], reading: StatusReading): Promise<MatchedRecipient[]> {
+async function matchingOfSize(
+  ports: FollowUpBuildPorts,
+  parent: BroadcastJob,
+  audience: FollowUpRequest['audience'],
+  reading: StatusReading,
+): Promise<MatchedRecipient[]> {
   const exportHint = `export the recipients with that status (GET …/recipients?status=…&format=csv) and send them a broadcast or a campaign`;
   if (parent.totalRecipients > FOLLOW_UP_MAX_PARENT_RECIPIENTS) {
-    throw new FollowUpAudienceError(`jobId ${parent.jobId} has ${parent.totalRecipients} recipients; a follow-up reads a parent of at most ${FOLLOW_UP_MAX_PARENT_RECIPIENTS}: ${exportHint}; nothing was queued`);
+    throw new FollowUpAudienceError(
+      `jobId ${parent.jobId} has ${parent.totalRecipients} recipients; a follow-up reads a parent of at most ${FOLLOW_UP_MAX_PARENT_RECIPIENTS}: ${exportHint}; nothing was queued`,
+    );
   }
   const matched = await matchingRecipients(ports.broadcasts, parent, audience, reading, FOLLOW_UP_MAX_RECIPIENTS);
   if (matched.length > FOLLOW_UP_MAX_RECIPIENTS) {
-    throw new FollowUpAudienceError(`audience matches more than ${FOLLOW_UP_MAX_RECIPIENTS} recipients; a follow-up sends at most ${FOLLOW_UP_MAX_RECIPIENTS}: narrow audience (failureCodes, notReadAfterHours), or ${exportHint}; nothing was queued`);
+    throw new FollowUpAudienceError(
+      `audience matches more than ${FOLLOW_UP_MAX_RECIPIENTS} recipients; a follow-up sends at most ${FOLLOW_UP_MAX_RECIPIENTS}: narrow audience (failureCodes, notReadAfterHours), or ${exportHint}; nothing was queued`,
+    );
   }
   return matched;
 }
@@ -121,8 +136,18 @@ export async function buildFollowUpRequest(ports: FollowUpBuildPorts, input: Fol
   const reading: StatusReading = { now: ports.clock.now(), unconfirmedAfterMs: input.unconfirmedAfterMs };
   const matched = await matchingOfSize(ports, parent, body.audience, reading);
   const resent = await resentBySiblings(ports.broadcasts, caller.organizationId, jobId, matched);
-  const { allowed, capped } = withinResendRule(matched.filter(({ to }) => !resent.has(to)), body, reading.now);
-  const suppressed = allowed.length === 0 ? new Set<string>() : await ports.optOuts.suppressedAmong(caller.organizationId, allowed.map(({ to }) => to));
+  const { allowed, capped } = withinResendRule(
+    matched.filter(({ to }) => !resent.has(to)),
+    body,
+    reading.now,
+  );
+  const suppressed =
+    allowed.length === 0
+      ? new Set<string>()
+      : await ports.optOuts.suppressedAmong(
+          caller.organizationId,
+          allowed.map(({ to }) => to),
+        );
   const reached = allowed.filter(({ to }) => !suppressed.has(to));
   if (reached.length === 0) {
     const why =
@@ -136,7 +161,12 @@ export async function buildFollowUpRequest(ports: FollowUpBuildPorts, input: Fol
   const { audience: _audience, force: _force, ...broadcast } = body;
   return {
     request: { ...broadcast, data: reached.map((recipient) => recipientOf(recipient, body)) },
-    audience: { matched: matched.length, optedOut: allowed.length - reached.length, ...(capped > 0 && { resendCapped: capped }), ...(resent.size > 0 && { alreadyResent: resent.size }) },
+    audience: {
+      matched: matched.length,
+      optedOut: allowed.length - reached.length,
+      ...(capped > 0 && { resendCapped: capped }),
+      ...(resent.size > 0 && { alreadyResent: resent.size }),
+    },
     perUserLimitResends: reached.map(resendsAfter),
   };
 }
@@ -168,5 +198,7 @@ export async function followUpBroadcast(
     return { ...result, followUpOf: input.jobId, audience };
   };
   if (!keyed) return work();
-  return dependencies.idempotency.run(`broadcast#${caller.organizationId}#${keyed.key}`, payloadHash, work, { inProgressTimeoutMs: options.inProgressTimeoutMs });
+  return dependencies.idempotency.run(`broadcast#${caller.organizationId}#${keyed.key}`, payloadHash, work, {
+    inProgressTimeoutMs: options.inProgressTimeoutMs,
+  });
 }

@@ -26,14 +26,17 @@ export const mediaUrl = (extensions: readonly string[]) =>
         return false;
       }
     }, 'must be an http or https URL'),
-    v.check((value) => {
-      try {
-        const extension = new URL(value).pathname.toLowerCase().split('.').pop() ?? '';
-        return extensions.includes(extension);
-      } catch {
-        return false;
-      }
-    }, `must end in one of .${extensions.join(', .')}`),
+    v.check(
+      (value) => {
+        try {
+          const extension = new URL(value).pathname.toLowerCase().split('.').pop() ?? '';
+          return extensions.includes(extension);
+        } catch {
+          return false;
+        }
+      },
+      `must end in one of .${extensions.join(', .')}`,
+    ),
   );
 
 /** JSON numbers only: "12.5" (a string) is rejected, as the contract says. */
@@ -112,7 +115,11 @@ const common = {
 const messageSchema = v.variant(
   'type',
   [
-    v.object({ ...common, type: v.literal('text'), text: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(4096, 'must be at most 4096 characters'), sendableText()) }),
+    v.object({
+      ...common,
+      type: v.literal('text'),
+      text: v.pipe(v.string(), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(4096, 'must be at most 4096 characters'), sendableText()),
+    }),
     v.object({ ...common, type: v.literal('image'), url: mediaUrl(['jpg', 'jpeg', 'png']), caption: optionalText(1024) }),
     v.object({ ...common, type: v.literal('sticker'), url: mediaUrl(['webp']) }),
     v.object({
@@ -142,8 +149,14 @@ type Message = v.InferOutput<typeof messageSchema>;
 /** One message to one recipient: `toPhoneNumber` (as the contract has it) or `toUserId`, never both. */
 export const freeformMessageSchema = v.pipe(
   messageSchema,
-  v.forward(v.check<Message, string>((request) => request.toPhoneNumber !== undefined || request.toUserId !== undefined, 'is required (or toUserId)'), ['toPhoneNumber']),
-  v.forward(v.check<Message, string>((request) => request.toPhoneNumber === undefined || request.toUserId === undefined, 'must not be given with toPhoneNumber'), ['toUserId']),
+  v.forward(
+    v.check<Message, string>((request) => request.toPhoneNumber !== undefined || request.toUserId !== undefined, 'is required (or toUserId)'),
+    ['toPhoneNumber'],
+  ),
+  v.forward(
+    v.check<Message, string>((request) => request.toPhoneNumber === undefined || request.toUserId === undefined, 'must not be given with toPhoneNumber'),
+    ['toUserId'],
+  ),
 );
 
 export type FreeformMessageRequest = v.InferOutput<typeof freeformMessageSchema>;

@@ -20,7 +20,8 @@ import { liftOf } from '../outcomes/lift';
  * routeOf({ ...job, kind: 'template', template: { ...template, api: 'marketing_messages' } }); // 'marketing_messages'
  * routeOf(freeformJob); // 'cloud_api'
  */
-export const routeOf = (job: BroadcastJob): SentVia => (job.kind !== 'freeform' && job.template.api === 'marketing_messages' ? 'marketing_messages' : 'cloud_api');
+export const routeOf = (job: BroadcastJob): SentVia =>
+  job.kind !== 'freeform' && job.template.api === 'marketing_messages' ? 'marketing_messages' : 'cloud_api';
 
 type ChunkProgressTally = Awaited<ReturnType<ChunkProgressStore['getJobProgress']>>['tally'];
 
@@ -153,7 +154,18 @@ export async function getJobStatus(
   if (cost) summary.cost = withCostPerOutcome(cost, outcomes);
   // A campaign's holdout (docs/OUTCOMES.md "Holdout and lift"): its held-out recipients make the lift.
   if (outcomes.holdout.heldOut > 0) summary.lift = liftOf(outcomes, summary.sent, summary.cost);
-  return { jobId, status, totalRecipients: job.totalRecipients, totalChunks: job.totalChunks, summary, route: routeOf(job), ...pauseViewOf(job, status), ...cancelViewOf(job, status), ...acceptFailureViewOf(job), ...followUpViewOf(job) };
+  return {
+    jobId,
+    status,
+    totalRecipients: job.totalRecipients,
+    totalChunks: job.totalChunks,
+    summary,
+    route: routeOf(job),
+    ...pauseViewOf(job, status),
+    ...cancelViewOf(job, status),
+    ...acceptFailureViewOf(job),
+    ...followUpViewOf(job),
+  };
 }
 
 /** A job's state and summary as every read shows them (status, the broadcasts list), with the chunks they came from. */

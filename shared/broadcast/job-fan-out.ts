@@ -54,7 +54,17 @@ export interface SchedulingPorts {
   firings: JobFiringScheduler;
 }
 
-type CommonField = 'jobId' | 'organizationId' | 'exposed' | 'wabaId' | 'phoneNumberId' | 'fromPhoneNumber' | 'totalRecipients' | 'totalChunks' | 'chunkSize' | 'createdAt';
+type CommonField =
+  | 'jobId'
+  | 'organizationId'
+  | 'exposed'
+  | 'wabaId'
+  | 'phoneNumberId'
+  | 'fromPhoneNumber'
+  | 'totalRecipients'
+  | 'totalChunks'
+  | 'chunkSize'
+  | 'createdAt';
 /** What only one kind of job carries (its `kind` included). */
 export type JobContent = BroadcastJob extends infer Job ? (Job extends BroadcastJob ? Omit<Job, CommonField> : never) : never;
 
@@ -156,7 +166,13 @@ export function templateChunkOf(job: Extract<BroadcastJob, { kind: 'template' | 
   return { ...envelopeOf(job), kind: 'template-chunk', chunkIndex, template: sendTemplateOf(job.template), ...(sendRules && { sendRules }) };
 }
 
-const envelopeOf = (job: BroadcastJob) => ({ version: 1 as const, jobId: job.jobId, organizationId: job.organizationId, wabaId: job.wabaId, phoneNumberId: job.phoneNumberId });
+const envelopeOf = (job: BroadcastJob) => ({
+  version: 1 as const,
+  jobId: job.jobId,
+  organizationId: job.organizationId,
+  wabaId: job.wabaId,
+  phoneNumberId: job.phoneNumberId,
+});
 
 /** A job's chunk messages, each marked with the job's lane (outbound-lanes.ts: a single message travels its own queue). */
 function messagesOf(plan: FanOutPlan): OutboundMessage[] {
@@ -175,7 +191,6 @@ function contentMessagesOf(plan: FanOutPlan): OutboundMessage[] {
   return [...byChunk].flatMap(([chunkIndex, recipients]) => chunkMessages(templateChunkOf(job, chunkIndex), recipients));
 }
 
-
 function groupByChunk<T>(items: readonly T[], chunkSize: number, indexOf: (item: T) => number): Map<number, T[]> {
   const groups = new Map<number, T[]>();
   for (const item of items) {
@@ -191,7 +206,11 @@ const chunkSizesOf = (job: BroadcastJob): number[] =>
   Array.from({ length: job.totalChunks }, (_, chunkIndex) => Math.min(job.chunkSize, job.totalRecipients - chunkIndex * job.chunkSize));
 
 /** Records recipients refused before any send (FAILED with their reason, never queued) and counts them on their chunks: an accept's, a campaign expander's. */
-export async function recordRefused(broadcasts: Pick<RecipientLedger, 'recordOutcomes'> & Pick<ChunkProgressStore, 'addChunkProgress'>, job: BroadcastJob, refused: readonly LedgerEntry[]): Promise<void> {
+export async function recordRefused(
+  broadcasts: Pick<RecipientLedger, 'recordOutcomes'> & Pick<ChunkProgressStore, 'addChunkProgress'>,
+  job: BroadcastJob,
+  refused: readonly LedgerEntry[],
+): Promise<void> {
   for (const [chunkIndex, entries] of groupByChunk(refused, job.chunkSize, (entry) => entry.index)) {
     await broadcasts.recordOutcomes(job.jobId, chunkIndex, entries);
     const delta: ProgressDelta = { sent: 0, failed: 0, unknown: 0, failuresByReason: {} };
@@ -223,7 +242,12 @@ const HOUR_MS = 3_600_000;
  * than answered as if this request were queued. Another body under the key is refused as the
  * key's record would have refused it.
  */
-async function earlierAttemptOf(broadcasts: JobStore, job: BroadcastJob, now: Date, started?: Promise<BroadcastJob | undefined>): Promise<BroadcastJob | undefined> {
+async function earlierAttemptOf(
+  broadcasts: JobStore,
+  job: BroadcastJob,
+  now: Date,
+  started?: Promise<BroadcastJob | undefined>,
+): Promise<BroadcastJob | undefined> {
   if (job.requestHash === undefined) return undefined;
   const earlier = await (started ?? broadcasts.getJob(job.jobId));
   if (!earlier) return undefined;

@@ -24,7 +24,8 @@ function settleUnfinished(flags: LedgerRepairAdminFlags): boolean {
 
 export const ledgerRepairAdminCommands: Readonly<Record<string, LedgerRepairAdminCommand>> = {
   'repair-ledger-pages': {
-    summary: 'Rewrite a job\'s unreadable ledger page entries (an earlier send-bulk\'s refused recipient stored with an empty number) and settle the chunks they stopped, so the job finishes and lists',
+    summary:
+      "Rewrite a job's unreadable ledger page entries (an earlier send-bulk's refused recipient stored with an empty number) and settle the chunks they stopped, so the job finishes and lists",
     flags: [
       { name: 'job', description: 'Job id (leg_… or pub_…)', required: true },
       { name: 'settle-unfinished', description: 'Also settle unfinished chunks without unreadable entries (a rerun; only when no worker still sends the job)' },

@@ -9,7 +9,16 @@
  */
 import { TERMINAL_STATUSES, type BroadcastJob, type JobKind, type JobStatus, type JobSummary } from './broadcast-job';
 import { InvalidListCursorError } from './errors';
-import { acceptFailureViewOf, cancelViewOf, followUpViewOf, pauseViewOf, readJobState, type AcceptFailureView, type JobPauseView, type StatusReading } from './get-job-status';
+import {
+  acceptFailureViewOf,
+  cancelViewOf,
+  followUpViewOf,
+  pauseViewOf,
+  readJobState,
+  type AcceptFailureView,
+  type JobPauseView,
+  type StatusReading,
+} from './get-job-status';
 import { isJobInScope, requireOperationInScope, type ScopedCaller } from './key-scope';
 import type { ChunkProgressStore, JobListPosition, JobStore } from './ports';
 

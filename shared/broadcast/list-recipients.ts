@@ -155,7 +155,10 @@ function rowsOfChunk(records: ChunkRecipientRecords, reading: StatusReading, nev
       return { index: recipient.index, row: ledger === undefined ? withWaiting(row, records.waiting?.get(recipient.index)) : row };
     });
   }
-  return records.ledger.map((record) => ({ index: record.entry.index, row: recipientRow(listedOfLedger(record.entry.to), record, reading, records.outcomes?.get(record.entry.index)) }));
+  return records.ledger.map((record) => ({
+    index: record.entry.index,
+    row: recipientRow(listedOfLedger(record.entry.to), record, reading, records.outcomes?.get(record.entry.index)),
+  }));
 }
 
 /**
@@ -216,7 +219,8 @@ export async function listRecipients(
   // A page reads one chunk at a time and stops when full; the export reads every chunk, a few at once.
   const concurrency = query.limit === undefined ? EXPORT_CONCURRENCY : 1;
   for (let start = 0; start < chunkIndexes.length; start += concurrency) {
-    if (query.maxChunks !== undefined && start >= query.maxChunks) return { recipients: rows, nextCursor: encodeCursor({ i: chunkIndexes[start]! * job.chunkSize, s: filter, j: jobId }) };
+    if (query.maxChunks !== undefined && start >= query.maxChunks)
+      return { recipients: rows, nextCursor: encodeCursor({ i: chunkIndexes[start]! * job.chunkSize, s: filter, j: jobId }) };
     const batch = await Promise.all(chunkIndexes.slice(start, start + concurrency).map((chunkIndex) => broadcasts.readChunkRecipients(jobId, chunkIndex)));
     for (const records of batch) {
       for (const { index, row } of rowsOfChunk(records, reading, neverSent)) {

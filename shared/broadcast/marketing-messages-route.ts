@@ -76,4 +76,7 @@ export function marketingMessagesRoute(input: RouteInput): SentVia {
  * marketingMessagesBody({ messaging_product: 'whatsapp', to: '919800000001', type: 'template', template });
  * // { ..., product_policy: 'CLOUD_API_FALLBACK' }
  */
-export const marketingMessagesBody = (body: Readonly<Record<string, unknown>>): Record<string, unknown> => ({ ...body, product_policy: MARKETING_PRODUCT_POLICY });
+export const marketingMessagesBody = (body: Readonly<Record<string, unknown>>): Record<string, unknown> => ({
+  ...body,
+  product_policy: MARKETING_PRODUCT_POLICY,
+});

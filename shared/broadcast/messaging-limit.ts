@@ -22,7 +22,18 @@
 import { StoreUnavailableError } from '../ports/errors';
 import { MessagingLimitExceededError } from './errors';
 import type { MessagingTiers, PortfolioReach, ReachBucket, SenderAccount } from './ports';
-import { cardinalityOf, deserializeSketch, emptySketch, serializeSketch, sketchOfNumbers, sparseDifference, unionOf, unionOfAll, withoutHashes, type ReachSketch } from './reach-sketch';
+import {
+  cardinalityOf,
+  deserializeSketch,
+  emptySketch,
+  serializeSketch,
+  sketchOfNumbers,
+  sparseDifference,
+  unionOf,
+  unionOfAll,
+  withoutHashes,
+  type ReachSketch,
+} from './reach-sketch';
 
 export interface MessagingLimitDependencies {
   messagingTiers: MessagingTiers;
@@ -63,7 +74,12 @@ interface ReachWindow {
   ownNew: number;
 }
 
-async function readWindow(dependencies: Pick<MessagingLimitDependencies, 'portfolioReach'>, sender: ReachSender, requested: ReachSketch, sendAt: Date): Promise<ReachWindow> {
+async function readWindow(
+  dependencies: Pick<MessagingLimitDependencies, 'portfolioReach'>,
+  sender: ReachSender,
+  requested: ReachSketch,
+  sendAt: Date,
+): Promise<ReachWindow> {
   const fromHour = reachHourOf(new Date(sendAt.getTime() - REACH_WINDOW_HOURS * HOUR_MS));
   const buckets = await dependencies.portfolioReach.bucketsOf(sender.businessId, fromHour, reachHourOf(sendAt));
   const alreadyReached = cardinalityOf(unionOfAll(buckets.map((bucket) => deserializeSketch(bucket.sketch))));
@@ -117,7 +133,13 @@ export async function reserveReach(
     // Everyone already in the send hour's bucket (a retry, a repeat): nothing to write, nothing to give back.
     if (!next.changed) return undefined;
     const version = current?.version ?? 0;
-    if (await dependencies.portfolioReach.writeBucket(sender.businessId, { hour, sketch: next.sketch, byOrganization: next.byOrganization, version: version + 1 }, version)) {
+    if (
+      await dependencies.portfolioReach.writeBucket(
+        sender.businessId,
+        { hour, sketch: next.sketch, byOrganization: next.byOrganization, version: version + 1 },
+        version,
+      )
+    ) {
       return reservationOf(sender, hour, next);
     }
   }
@@ -171,7 +193,12 @@ export interface ReachHeadroom {
  * await reachHeadroom(dependencies, sender, ['919800000001'], clock.now());
  * // { tier: 'TIER_1K', limit: 1000, usedLast24h: 10, headroom: 990, newRecipients: 1 }
  */
-export async function reachHeadroom(dependencies: MessagingLimitDependencies, sender: ReachSender, recipients: readonly string[], sendAt: Date): Promise<ReachHeadroom> {
+export async function reachHeadroom(
+  dependencies: MessagingLimitDependencies,
+  sender: ReachSender,
+  recipients: readonly string[],
+  sendAt: Date,
+): Promise<ReachHeadroom> {
   const { tier, limit } = await dependencies.messagingTiers.tierOf(sender);
   if (limit === undefined) return { tier, limit: null, usedLast24h: 0, headroom: null, newRecipients: new Set(recipients).size };
   const { alreadyReached, ownNew } = await readWindow(dependencies, sender, sketchOfNumbers(recipients), sendAt);

@@ -48,7 +48,8 @@ export async function pauseJob(ports: PauseJobPorts, caller: ScopedCaller, jobId
   const tally = { codes: progress.tally, ...reading };
   const { status } = summarizeJob(job, progress.chunks, tally);
   // A cancelled job is settling its rest as CANCELLED: finished as far as a pause goes.
-  if (job.cancelledAt !== undefined || TERMINAL_STATUSES.has(status)) throw new JobAlreadyFinishedError(jobId, job.cancelledAt !== undefined ? 'CANCELLED' : status, 'paused');
+  if (job.cancelledAt !== undefined || TERMINAL_STATUSES.has(status))
+    throw new JobAlreadyFinishedError(jobId, job.cancelledAt !== undefined ? 'CANCELLED' : status, 'paused');
   const proposed: JobPause = {
     pausedAt: reading.now.toISOString(),
     reason: USER_PAUSE_REASON,
@@ -58,14 +59,17 @@ export async function pauseJob(ports: PauseJobPorts, caller: ScopedCaller, jobId
   // Held until resumed already (a repeat, or Meta's hold): nothing is written or announced again.
   const heldBefore = job.pausedAt !== undefined && job.pauseFailsAt === undefined;
   const stored = heldBefore ? undefined : await ports.broadcasts.pauseJob(jobId, proposed);
-  if (stored && stored.pausedAt === proposed.pausedAt && stored.reason === proposed.reason && isHeldUntilResumed(stored)) await announcePause(ports, job, stored, reading.now);
+  if (stored && stored.pausedAt === proposed.pausedAt && stored.reason === proposed.reason && isHeldUntilResumed(stored))
+    await announcePause(ports, job, stored, reading.now);
   const shown = stored ?? (await ports.broadcasts.readJobControl(jobId))?.pause ?? proposed;
   const paused = { ...job, ...jobPauseAttributes(shown) } as BroadcastJob;
   return { jobId, status: 'PAUSED', pause: pauseView(shown), summary: summarizeJob(paused, progress.chunks, tally).summary };
 }
 
 /** The job item's pause attributes of a stored pause (what the status read shows). */
-function jobPauseAttributes(pause: JobPause): Pick<BroadcastJob, 'pausedAt' | 'pauseReason' | 'pauseFailsAt' | 'pausedBy' | 'pausedByCredentialId' | 'pauseHalt'> {
+function jobPauseAttributes(
+  pause: JobPause,
+): Pick<BroadcastJob, 'pausedAt' | 'pauseReason' | 'pauseFailsAt' | 'pausedBy' | 'pausedByCredentialId' | 'pauseHalt'> {
   return {
     pausedAt: pause.pausedAt,
     pauseReason: pause.reason,

@@ -35,9 +35,7 @@ export const SPARSE_LIMIT = REGISTER_COUNT / 4;
 const SPARSE_FORMAT = 1;
 const DENSE_FORMAT = 2;
 
-export type ReachSketch =
-  | { readonly kind: 'sparse'; readonly hashes: Uint32Array }
-  | { readonly kind: 'dense'; readonly registers: Uint8Array };
+export type ReachSketch = { readonly kind: 'sparse'; readonly hashes: Uint32Array } | { readonly kind: 'dense'; readonly registers: Uint8Array };
 
 export const emptySketch = (): ReachSketch => ({ kind: 'sparse', hashes: new Uint32Array(0) });
 

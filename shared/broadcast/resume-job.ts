@@ -26,7 +26,12 @@ export interface ResumedJobView {
  * @example
  * await resumeJob(broadcasts, caller, 'pub_1', { now: new Date(), unconfirmedAfterMs }); // { jobId: 'pub_1', status: 'PROCESSING', summary }
  */
-export async function resumeJob(broadcasts: JobStore & JobControlStore & ChunkProgressStore, caller: ScopedCaller, jobId: string, reading: StatusReading): Promise<ResumedJobView> {
+export async function resumeJob(
+  broadcasts: JobStore & JobControlStore & ChunkProgressStore,
+  caller: ScopedCaller,
+  jobId: string,
+  reading: StatusReading,
+): Promise<ResumedJobView> {
   const job = await readableJob(broadcasts, caller, jobId);
   const progress = await broadcasts.getJobProgress(jobId);
   const { status } = summarizeJob(job, progress.chunks, { codes: progress.tally, ...reading });
@@ -35,6 +40,7 @@ export async function resumeJob(broadcasts: JobStore & JobControlStore & ChunkPr
   if (status !== 'PAUSED' || !pause || !isHeldUntilResumed(pause)) throw new JobNotResumableError(jobId, status, status === 'PAUSED');
   await broadcasts.resumeJob(jobId, pause.pausedAt, reading.now);
   const resumed = { ...job };
-  for (const key of ['pausedAt', 'pauseReason', 'pauseFailsAt', 'pausedBy', 'pauseCode', 'pauseText', 'pausedByCredentialId', 'pauseHalt'] as const) delete resumed[key];
+  for (const key of ['pausedAt', 'pauseReason', 'pauseFailsAt', 'pausedBy', 'pauseCode', 'pauseText', 'pausedByCredentialId', 'pauseHalt'] as const)
+    delete resumed[key];
   return { jobId, status: 'PROCESSING', summary: summarizeJob(resumed, progress.chunks, { codes: progress.tally, ...reading }).summary };
 }

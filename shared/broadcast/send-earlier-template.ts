@@ -27,7 +27,19 @@ import {
 import { boundSenderOf, requireOperationInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut } from './job-fan-out';
 import { releaseReach, reserveReach, type MessagingLimitDependencies, type ReachReservation } from './messaging-limit';
-import type { BillingPort, BroadcastNameRegistry, ChunkProgressStore, Clock, JobControlStore, JobStore, OutboundQueue, RecipientLedger, SenderAccount, SenderDirectory, SuppressionList } from './ports';
+import type {
+  BillingPort,
+  BroadcastNameRegistry,
+  ChunkProgressStore,
+  Clock,
+  JobControlStore,
+  JobStore,
+  OutboundQueue,
+  RecipientLedger,
+  SenderAccount,
+  SenderDirectory,
+  SuppressionList,
+} from './ports';
 import { bodyPlaceholderCount } from './template-placeholders';
 import type { TemplateCatalog } from './template-catalog';
 import type { UpstreamTemplate } from '../sending/ports';
@@ -77,13 +89,11 @@ const toUnits = (micros: number): number => Math.round(micros) / 1_000_000;
 /** Earlier keys were generated per sender; an unbound key sends from the organization's first sender. */
 async function senderFor(dependencies: EarlierSendDependencies, caller: ScopedCaller): Promise<SenderAccount> {
   try {
-    const phoneNumber =
-      boundSenderOf(caller) ?? (await dependencies.senders.listSenders(caller.organizationId)).map((sender) => sender.phoneNumber).sort()[0];
+    const phoneNumber = boundSenderOf(caller) ?? (await dependencies.senders.listSenders(caller.organizationId)).map((sender) => sender.phoneNumber).sort()[0];
     if (!phoneNumber) throw new UserNotSignedUpError();
     return await dependencies.senders.resolveSender(caller.organizationId, phoneNumber);
   } catch (error) {
-    const senderUnusable =
-      error instanceof SenderNotOwnedError || error instanceof BusinessAccountIncompleteError || error instanceof NoBusinessAccountError;
+    const senderUnusable = error instanceof SenderNotOwnedError || error instanceof BusinessAccountIncompleteError || error instanceof NoBusinessAccountError;
     if (senderUnusable) throw new UserNotSignedUpError();
     throw error;
   }
@@ -103,7 +113,9 @@ function rejectSingle(failure: EarlierFailure, placeholders: number, templateNam
     case 'UNSUPPORTED_COUNTRY_CODE':
       throw new PricingNotAvailableError();
     case '131062':
-      throw new UserIdNotSupportedError(`userId: template ${templateName} is an AUTHENTICATION template, which Meta does not send to a business-scoped user id (error 131062); send it to the phone number`);
+      throw new UserIdNotSupportedError(
+        `userId: template ${templateName} is an AUTHENTICATION template, which Meta does not send to a business-scoped user id (error 131062); send it to the phone number`,
+      );
     case US_MARKETING_PAUSED:
       throw new UsMarketingPausedError(
         `${failure.to.includes('.') ? 'userId' : 'countryCode'} must not be a US recipient for MARKETING template ${templateName}: Meta has paused marketing templates to US numbers since 2025-04-01 (they fail with 131049)`,
@@ -177,7 +189,14 @@ async function recordEarlierJob(
       job,
       recipients: triage.accepted.map(({ index, to, parameters }): ChunkRecipient => ({ index, to, parameters })),
       listed: input.recipients.map(listedOfEarlier),
-      refused: triage.failed.map((failure) => ({ index: failure.index, to: failure.to, status: 'FAILED', failureReasonCode: failure.reason, attempts: 0, updatedAt: now.toISOString() })),
+      refused: triage.failed.map((failure) => ({
+        index: failure.index,
+        to: failure.to,
+        status: 'FAILED',
+        failureReasonCode: failure.reason,
+        attempts: 0,
+        updatedAt: now.toISOString(),
+      })),
       reservation: accept.reservation,
     });
   } catch (error) {
@@ -188,11 +207,7 @@ async function recordEarlierJob(
   }
 }
 
-export async function sendEarlierTemplate(
-  dependencies: EarlierSendDependencies,
-  caller: ScopedCaller,
-  input: EarlierSendInput,
-): Promise<CostSummary> {
+export async function sendEarlierTemplate(dependencies: EarlierSendDependencies, caller: ScopedCaller, input: EarlierSendInput): Promise<CostSummary> {
   requireOperationInScope(caller, 'send-earlier');
   const { billing, clock } = dependencies;
   const organizationId = caller.organizationId;
@@ -205,7 +220,12 @@ export async function sendEarlierTemplate(
   const triage = await triageRecipients(billing, input, template.category, placeholders, usMarketingGuarded(template.category, sender));
   if (input.mode === 'single' && triage.failed[0]) rejectSingle(triage.failed[0], placeholders, template.name);
   await refuseOptedOut(dependencies.optOuts, organizationId, triage);
-  const reservation = await reserveReach(dependencies, sender, triage.accepted.map(({ to }) => to), clock.now());
+  const reservation = await reserveReach(
+    dependencies,
+    sender,
+    triage.accepted.map(({ to }) => to),
+    clock.now(),
+  );
 
   const name = input.broadcastName?.trim();
   const accept: EarlierAccept = {

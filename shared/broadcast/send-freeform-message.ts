@@ -50,7 +50,15 @@ export async function sendFreeformMessage(
   if (isServiceWindowKnownClosed(lastInboundAt, now)) throw new OutsideServiceWindowError();
   const job = newJob(
     { kind: 'freeform', messageType: request.type },
-    { jobId: newJobId(dependencies.ids, 'freeform'), organizationId: caller.organizationId, sender, totalRecipients: 1, exposed: false, now, createdByCredentialId: caller.credentialId },
+    {
+      jobId: newJobId(dependencies.ids, 'freeform'),
+      organizationId: caller.organizationId,
+      sender,
+      totalRecipients: 1,
+      exposed: false,
+      now,
+      createdByCredentialId: caller.credentialId,
+    },
   );
   await recordAndFanOut(dependencies, { job, to, body: freeformMessageBody(request) });
   return { jobId: job.jobId };

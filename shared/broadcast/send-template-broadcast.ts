@@ -116,7 +116,8 @@ export const listedRecipientOf = ({ countryCode, toPhoneNumber, userId }: Recipi
  * recipient, when any recipient is one (`../shared/meta/usernames-and-bsuid.md` §7).
  */
 export function requireSendableToUserIds(template: UpstreamTemplate, recipients: TemplateBroadcastRequest['data']): void {
-  const why = template.category === 'AUTHENTICATION' ? 'is an AUTHENTICATION template' : maxPriceOf(template) ? 'has a max price (optimization_spec)' : undefined;
+  const why =
+    template.category === 'AUTHENTICATION' ? 'is an AUTHENTICATION template' : maxPriceOf(template) ? 'has a max price (optimization_spec)' : undefined;
   if (why === undefined) return;
   const index = recipients.findIndex((recipient) => recipient.userId !== undefined);
   if (index === -1) return;
@@ -143,10 +144,14 @@ export function selectTemplate(
     );
   }
   if (template.status !== 'APPROVED') {
-    throw new TemplateNotApprovedError(`template ${request.templateName} (${request.templateLanguage}) is ${template.status}; only APPROVED templates can be sent`);
+    throw new TemplateNotApprovedError(
+      `template ${request.templateName} (${request.templateLanguage}) is ${template.status}; only APPROVED templates can be sent`,
+    );
   }
   if (template.category !== request.templateType) {
-    throw new TemplateMismatchError(`templateType ${request.templateType} does not match the category of template ${request.templateName} (${template.category})`);
+    throw new TemplateMismatchError(
+      `templateType ${request.templateType} does not match the category of template ${request.templateName} (${template.category})`,
+    );
   }
   if (request.templateId !== undefined && request.templateId !== template.id) {
     throw new TemplateMismatchError(`templateId ${request.templateId} does not identify template ${request.templateName} (${request.templateLanguage})`);
@@ -176,7 +181,14 @@ export async function withoutOptedOut(
   recipients: readonly ChunkRecipient[],
   now: Date,
 ): Promise<{ queued: ChunkRecipient[]; refused: LedgerEntry[] }> {
-  return splitOptedOut(recipients, await optOuts.suppressedAmong(organizationId, recipients.map(({ to }) => to)), now);
+  return splitOptedOut(
+    recipients,
+    await optOuts.suppressedAmong(
+      organizationId,
+      recipients.map(({ to }) => to),
+    ),
+    now,
+  );
 }
 
 function splitOptedOut(
@@ -249,7 +261,12 @@ export async function acceptTemplateBroadcast(
   const { queued, refused } = splitOptedOut(recipients, await suppressedLookup, now);
   // Meta's messaging limit: refused (nothing recorded) when the portfolio's unique recipients would exceed it;
   // a scheduled job counts in the hour it is sent.
-  const reservation = await reserveReach(dependencies, sender, queued.map(({ to }) => to), scheduledAt ?? now);
+  const reservation = await reserveReach(
+    dependencies,
+    sender,
+    queued.map(({ to }) => to),
+    scheduledAt ?? now,
+  );
   // Which API carries the job, decided once at accept (a scheduled job's too): docs/BROADCAST.md "Marketing Messages API".
   const route = await templateRouteOf(dependencies, sender, template.category, maxPriceOf(template));
 
@@ -276,7 +293,13 @@ export async function acceptTemplateBroadcast(
     },
   );
   // Each recipient's values are kept with the list, so a follow-up can send them again (docs/BROADCAST.md "Follow-ups").
-  const listed = request.data.map((recipient, index): JobRecipient => ({ ...listedRecipientOf(recipient, index), send: sendOf(recipients[index]!), ...resendsOf(perUserLimitResends, index) }));
+  const listed = request.data.map(
+    (recipient, index): JobRecipient => ({
+      ...listedRecipientOf(recipient, index),
+      send: sendOf(recipients[index]!),
+      ...resendsOf(perUserLimitResends, index),
+    }),
+  );
   const { broadcasts, queue, clock, portfolioReach } = dependencies;
   const scheduling = scheduledAt === undefined ? {} : { scheduledJobs: dependencies.scheduling?.scheduledJobs, firings: dependencies.scheduling?.firings };
   await recordAndFanOut({ broadcasts, queue, clock, portfolioReach, ...scheduling }, { job, recipients: queued, refused, listed, reservation, earlierJob });
@@ -298,7 +321,16 @@ const sendOf = ({ parameters, content }: ChunkRecipient) => (content === undefin
 function templateOfJob(template: UpstreamTemplate, content: ReturnType<typeof contentOf>, requirements: TemplateRequirements, route: TemplateRoute) {
   const variableNames = variableNamesOf(requirements);
   const quickReplies = quickRepliesOf(template.components, content?.buttons);
-  return { name: template.name, language: template.language, category: template.category, id: template.id, ...(content && { content }), ...(variableNames && { variableNames }), ...route, ...(quickReplies && { quickReplies }) };
+  return {
+    name: template.name,
+    language: template.language,
+    category: template.category,
+    id: template.id,
+    ...(content && { content }),
+    ...(variableNames && { variableNames }),
+    ...route,
+    ...(quickReplies && { quickReplies }),
+  };
 }
 
 export async function sendTemplateBroadcast(

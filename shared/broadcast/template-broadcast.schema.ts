@@ -83,7 +83,10 @@ export const scheduleWindowSchema = (now: Date, minLeadSeconds: number) =>
   v.pipe(
     scheduledAtSchema,
     v.check((text) => Date.parse(text) >= now.getTime() + minLeadSeconds * 1000, `must be at least ${describeSeconds(minLeadSeconds)} in the future`),
-    v.check((text) => Date.parse(text) <= now.getTime() + MAX_SCHEDULE_AHEAD_DAYS * 86_400_000, `must be at most ${MAX_SCHEDULE_AHEAD_DAYS} days in the future`),
+    v.check(
+      (text) => Date.parse(text) <= now.getTime() + MAX_SCHEDULE_AHEAD_DAYS * 86_400_000,
+      `must be at most ${MAX_SCHEDULE_AHEAD_DAYS} days in the future`,
+    ),
   );
 
 const { min: MIN_WINDOW, max: MAX_WINDOW } = ATTRIBUTION_WINDOW_BOUNDS;

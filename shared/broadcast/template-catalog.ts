@@ -89,13 +89,15 @@ export function overlayTemplateAttributes(templates: UpstreamTemplate[], attribu
   const newer = attributes.filter((attribute) => attribute.at.getTime() > listedAtMs - eventTimeResolutionMs);
   if (newer.length === 0) return templates;
   const byTemplate = new Map<string, TemplateAttribute[]>();
-  for (const attribute of newer) byTemplate.set(`${attribute.name}#${attribute.language}`, [...(byTemplate.get(`${attribute.name}#${attribute.language}`) ?? []), attribute]);
+  for (const attribute of newer)
+    byTemplate.set(`${attribute.name}#${attribute.language}`, [...(byTemplate.get(`${attribute.name}#${attribute.language}`) ?? []), attribute]);
   let changed = false;
   const overlaid = templates.map((template) => {
     let result = template;
     for (const attribute of byTemplate.get(`${template.name}#${template.language}`) ?? []) {
       if (attribute.kind === 'category' && result.category !== attribute.value) result = { ...result, category: attribute.value };
-      if (attribute.kind === 'quality' && result.quality_score?.score !== attribute.value) result = { ...result, quality_score: { ...result.quality_score, score: attribute.value } };
+      if (attribute.kind === 'quality' && result.quality_score?.score !== attribute.value)
+        result = { ...result, quality_score: { ...result.quality_score, score: attribute.value } };
     }
     changed ||= result !== template;
     return result;
@@ -104,7 +106,11 @@ export function overlayTemplateAttributes(templates: UpstreamTemplate[], attribu
 }
 
 /** Records a template's quality or category from Meta's event; an older event never replaces a newer one. */
-export function recordTemplateAttribute(ports: { templateStates: Pick<TemplateStates, 'recordAttribute'> }, wabaId: string, attribute: TemplateAttribute): Promise<boolean> {
+export function recordTemplateAttribute(
+  ports: { templateStates: Pick<TemplateStates, 'recordAttribute'> },
+  wabaId: string,
+  attribute: TemplateAttribute,
+): Promise<boolean> {
   return ports.templateStates.recordAttribute(wabaId, { ...attribute, value: attribute.value.toUpperCase() });
 }
 

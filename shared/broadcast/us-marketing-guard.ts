@@ -50,7 +50,10 @@ export const usMarketingGuarded = (category: string, sender: Pick<SenderAccount,
  * usMarketingRefusal({ countryCode: '1', toPhoneNumber: '2025550123' }, 4, 'spring_sale'); // UsMarketingPausedError('data[4].countryCode must not be 1 (a US number) for MARKETING template spring_sale: …')
  */
 export function usMarketingRefusal(recipient: Pick<RecipientInput, 'userId'>, index: number, templateName: string): UsMarketingPausedError {
-  const field = recipient.userId === undefined ? `data[${index}].countryCode must not be 1 (a US number)` : `data[${index}].userId must not be a US user id (${recipient.userId})`;
+  const field =
+    recipient.userId === undefined
+      ? `data[${index}].countryCode must not be 1 (a US number)`
+      : `data[${index}].userId must not be a US user id (${recipient.userId})`;
   return new UsMarketingPausedError(
     `${field} for MARKETING template ${templateName}: Meta has paused marketing templates to US numbers since 2025-04-01 (they fail with 131049); remove the recipient, send a UTILITY template, or ask your operator to turn the organization's US marketing guard off`,
   );

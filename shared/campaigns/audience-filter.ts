@@ -38,8 +38,14 @@ export const audienceSpecSchema = v.pipe(
     excludeAudienceIds: v.optional(v.array(audienceIdSchema)),
   }),
   v.check((spec) => new Set(spec.audienceIds).size === spec.audienceIds.length, 'audienceIds must not repeat an audience'),
-  v.check((spec) => spec.audienceIds.length + (spec.excludeAudienceIds?.length ?? 0) <= MAX_CAMPAIGN_AUDIENCES, `must name at most ${MAX_CAMPAIGN_AUDIENCES} audiences in all`),
-  v.check((spec) => !(spec.excludeAudienceIds ?? []).some((id) => spec.audienceIds.includes(id)), 'excludeAudienceIds must not name an audience of audienceIds'),
+  v.check(
+    (spec) => spec.audienceIds.length + (spec.excludeAudienceIds?.length ?? 0) <= MAX_CAMPAIGN_AUDIENCES,
+    `must name at most ${MAX_CAMPAIGN_AUDIENCES} audiences in all`,
+  ),
+  v.check(
+    (spec) => !(spec.excludeAudienceIds ?? []).some((id) => spec.audienceIds.includes(id)),
+    'excludeAudienceIds must not name an audience of audienceIds',
+  ),
 );
 export type AudienceSpec = v.InferOutput<typeof audienceSpecSchema>;
 

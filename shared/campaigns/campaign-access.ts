@@ -31,6 +31,7 @@ export async function readableCampaign(campaigns: Pick<CampaignStore, 'getCampai
  */
 export async function campaignJobForFollowUp(campaigns: Pick<CampaignStore, 'getCampaign'>, caller: ScopedCaller, campaignId: string): Promise<string> {
   const campaign = await readableCampaign(campaigns, caller, campaignId);
-  if (campaign.jobId === undefined) throw new FollowUpAudienceError(`audience reaches nobody: campaign ${campaignId} has not been launched; nothing was queued`);
+  if (campaign.jobId === undefined)
+    throw new FollowUpAudienceError(`audience reaches nobody: campaign ${campaignId} has not been launched; nothing was queued`);
   return campaign.jobId;
 }

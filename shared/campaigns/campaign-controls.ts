@@ -38,16 +38,23 @@ export interface CampaignControlView {
 
 /** The job errors of a control, said of the campaign. */
 function asCampaignRefusal(error: unknown, campaignId: string, action: 'pause' | 'resume' | 'cancel'): unknown {
-  if (error instanceof JobAlreadyFinishedError && action === 'pause') return new CampaignNotPausableError(`Campaign ${campaignId} has finished or was cancelled; it cannot be paused`);
+  if (error instanceof JobAlreadyFinishedError && action === 'pause')
+    return new CampaignNotPausableError(`Campaign ${campaignId} has finished or was cancelled; it cannot be paused`);
   if (error instanceof JobNotResumableError) {
-    return new CampaignNotPausedError(`Campaign ${campaignId} is not paused by a person, halted by its canary or held by Meta's refusal of the account; there is nothing to resume`);
+    return new CampaignNotPausedError(
+      `Campaign ${campaignId} is not paused by a person, halted by its canary or held by Meta's refusal of the account; there is nothing to resume`,
+    );
   }
-  if (error instanceof JobAlreadyFinishedError) return new CampaignAlreadyFinishedError(`Campaign ${campaignId} has already finished; nothing is left to cancel`);
+  if (error instanceof JobAlreadyFinishedError)
+    return new CampaignAlreadyFinishedError(`Campaign ${campaignId} has already finished; nothing is left to cancel`);
   return error;
 }
 
 function notLaunched(campaign: Campaign, action: 'paused' | 'resumed'): Error {
-  const why = campaign.cancelledAt !== undefined ? `Campaign ${campaign.campaignId} was cancelled before its launch` : `Campaign ${campaign.campaignId} is a DRAFT: it has not been launched, nothing is sending`;
+  const why =
+    campaign.cancelledAt !== undefined
+      ? `Campaign ${campaign.campaignId} was cancelled before its launch`
+      : `Campaign ${campaign.campaignId} is a DRAFT: it has not been launched, nothing is sending`;
   return action === 'paused' ? new CampaignNotPausableError(why) : new CampaignNotPausedError(why);
 }
 
@@ -58,7 +65,12 @@ function notLaunched(campaign: Campaign, action: 'paused' | 'resumed'): Error {
  * @example
  * await pauseCampaign(ports, caller, 'cmp_1', { now, unconfirmedAfterMs }); // { campaignId: 'cmp_1', state: 'PAUSED' } (a scheduled one: 'SCHEDULED', held from its firing on)
  */
-export async function pauseCampaign(ports: CampaignControlPorts, caller: ScopedCaller, campaignId: string, reading: StatusReading): Promise<CampaignControlView> {
+export async function pauseCampaign(
+  ports: CampaignControlPorts,
+  caller: ScopedCaller,
+  campaignId: string,
+  reading: StatusReading,
+): Promise<CampaignControlView> {
   const campaign = await readableCampaign(ports.campaigns, caller, campaignId);
   if (campaign.jobId === undefined) throw notLaunched(campaign, 'paused');
   await pauseJob(ports, caller, campaign.jobId, reading).catch((error: unknown) => Promise.reject(asCampaignRefusal(error, campaignId, 'pause')));
@@ -73,12 +85,18 @@ export async function pauseCampaign(ports: CampaignControlPorts, caller: ScopedC
  * @example
  * await resumeCampaign(ports, caller, 'cmp_1', { now, unconfirmedAfterMs }); // { campaignId: 'cmp_1', state: 'SENDING' }
  */
-export async function resumeCampaign(ports: CampaignControlPorts, caller: ScopedCaller, campaignId: string, reading: StatusReading): Promise<CampaignControlView> {
+export async function resumeCampaign(
+  ports: CampaignControlPorts,
+  caller: ScopedCaller,
+  campaignId: string,
+  reading: StatusReading,
+): Promise<CampaignControlView> {
   const campaign = await readableCampaign(ports.campaigns, caller, campaignId);
   if (campaign.jobId === undefined) throw notLaunched(campaign, 'resumed');
   await resumeJob(ports.broadcasts, caller, campaign.jobId, reading).catch((error: unknown) => Promise.reject(asCampaignRefusal(error, campaignId, 'resume')));
   // A second expansion message is harmless: the checkpoint's version lets one delivery advance.
-  if (campaign.expansion && campaign.expansion.status !== 'done') await ports.expansions?.enqueueExpansion({ version: 1, organizationId: campaign.organizationId, campaignId });
+  if (campaign.expansion && campaign.expansion.status !== 'done')
+    await ports.expansions?.enqueueExpansion({ version: 1, organizationId: campaign.organizationId, campaignId });
   return { campaignId, state: (await readCampaignView(ports, campaign, reading)).state };
 }
 
@@ -90,7 +108,12 @@ export async function resumeCampaign(ports: CampaignControlPorts, caller: Scoped
  * @example
  * await cancelCampaign(ports, caller, 'cmp_1', { now, unconfirmedAfterMs }); // { campaignId: 'cmp_1', state: 'CANCELLED' }
  */
-export async function cancelCampaign(ports: CampaignControlPorts, caller: ScopedCaller, campaignId: string, reading: StatusReading): Promise<CampaignControlView> {
+export async function cancelCampaign(
+  ports: CampaignControlPorts,
+  caller: ScopedCaller,
+  campaignId: string,
+  reading: StatusReading,
+): Promise<CampaignControlView> {
   let campaign = await readableCampaign(ports.campaigns, caller, campaignId);
   if (campaign.jobId === undefined) {
     const result = await ports.campaigns.cancelUnlaunched(campaign.organizationId, campaignId, reading.now);
@@ -99,6 +122,8 @@ export async function cancelCampaign(ports: CampaignControlPorts, caller: Scoped
     if (result.campaign?.jobId === undefined) throw new CampaignNotFoundError(campaignId);
     campaign = result.campaign;
   }
-  await cancelJob(ports.broadcasts, caller, campaign.jobId!, reading, ports.scheduling).catch((error: unknown) => Promise.reject(asCampaignRefusal(error, campaignId, 'cancel')));
+  await cancelJob(ports.broadcasts, caller, campaign.jobId!, reading, ports.scheduling).catch((error: unknown) =>
+    Promise.reject(asCampaignRefusal(error, campaignId, 'cancel')),
+  );
   return { campaignId, state: 'CANCELLED' };
 }

@@ -84,12 +84,26 @@ export async function dryRunCampaign(dependencies: CampaignDryRunDependencies, c
   const { sender, template, requirements } = await campaignTemplateOf(dependencies, campaign);
   const card = await dependencies.rateCards?.rateCardOf(campaign.organizationId);
   const reading: Reading = { counts: emptyExpansionCounts(), persons: new Set(), ...(card ? { tally: new CostTally(card) } : {}), sample: [], complete: true };
-  const check = memberCheck({ campaignId, organizationId: campaign.organizationId, values: campaign.values, templateName: template.name, requirements, pageStart: 0, now });
+  const check = memberCheck({
+    campaignId,
+    organizationId: campaign.organizationId,
+    values: campaign.values,
+    templateName: template.name,
+    requirements,
+    pageStart: 0,
+    now,
+  });
   const windows = campaign.sendRules?.sendWindow && new SendWindowPlanner(campaign.sendRules.sendWindow, now);
-  await readAudiences(dependencies, campaign, reading, (recipients) => {
-    for (const { to } of recipients) reading.tally?.add(callingCodeOf(to), template.category.toLowerCase());
-    windows?.add(recipients);
-  }, check);
+  await readAudiences(
+    dependencies,
+    campaign,
+    reading,
+    (recipients) => {
+      for (const { to } of recipients) reading.tally?.add(callingCodeOf(to), template.category.toLowerCase());
+      windows?.add(recipients);
+    },
+    check,
+  );
   const scale = reading.complete ? 1 : await scaleOf(dependencies, campaign, reading.counts.members);
   const counts = scaled(reading.counts, scale);
   const window = await readLimitWindow(dependencies, sender, now);
@@ -98,11 +112,21 @@ export async function dryRunCampaign(dependencies: CampaignDryRunDependencies, c
   const maxPrice = maxPriceOf(template);
   const cost = reading.tally && scaledCost(reading.tally.totals(), scale);
   return {
-    audience: { members: counts.members, duplicates: counts.duplicates, optedOut: counts.optedOut, excluded: counts.excluded, filteredOut: counts.filteredOut, missingAttribute: counts.missingAttribute, invalid: counts.invalid },
+    audience: {
+      members: counts.members,
+      duplicates: counts.duplicates,
+      optedOut: counts.optedOut,
+      excluded: counts.excluded,
+      filteredOut: counts.filteredOut,
+      missingAttribute: counts.missingAttribute,
+      invalid: counts.invalid,
+    },
     sendable: counts.sendable,
     ...(cost && { estimatedCost: maxPrice ? { ...cost, upTo: true as const, maxPrice } : cost }),
     messagingLimit: { tier: window.tier, headroom, plan },
-    sample: reading.sample.map((recipient) => templateMessageBody({ name: template.name, language: template.language, ...(variableNames && { variableNames }) }, recipient)),
+    sample: reading.sample.map((recipient) =>
+      templateMessageBody({ name: template.name, language: template.language, ...(variableNames && { variableNames }) }, recipient),
+    ),
     estimated: !reading.complete,
     membersRead: reading.counts.members,
     ...(windows && { sendWindow: windows.plan(scale) }),
@@ -137,7 +161,10 @@ async function readAudiences(
         if ('reason' in result) counts[result.reason === MISSING_ATTRIBUTE ? 'missingAttribute' : 'invalid'] += 1;
         else filled.push(result);
       }
-      const { queued, refused } = filled.length === 0 ? { queued: [], refused: [] } : await withoutOptedOut(dependencies.optOuts, campaign.organizationId, filled, dependencies.clock.now());
+      const { queued, refused } =
+        filled.length === 0
+          ? { queued: [], refused: [] }
+          : await withoutOptedOut(dependencies.optOuts, campaign.organizationId, filled, dependencies.clock.now());
       counts.optedOut += refused.length;
       counts.sendable += queued.length;
       onSendable(queued);
@@ -150,7 +177,8 @@ async function readAudiences(
 /** How many times more members the audiences hold than were read (their member counts; at least 1). */
 async function scaleOf(dependencies: CampaignDryRunDependencies, campaign: Campaign, read: number): Promise<number> {
   let total = 0;
-  for (const audienceId of campaign.audience.audienceIds) total += (await dependencies.members.describeAudience(campaign.organizationId, audienceId))?.memberCount ?? 0;
+  for (const audienceId of campaign.audience.audienceIds)
+    total += (await dependencies.members.describeAudience(campaign.organizationId, audienceId))?.memberCount ?? 0;
   return read === 0 ? 1 : Math.max(1, total / read);
 }
 
@@ -162,6 +190,17 @@ const scaledAmount = (amount: string, scale: number): string => (Number(amount) 
 
 function scaledCost(totals: CostTotals, scale: number): CostTotals {
   if (scale === 1) return totals;
-  const byCategory = Object.fromEntries(Object.entries(totals.byCategory).map(([category, { count, amount }]) => [category, { count: Math.round(count * scale), amount: scaledAmount(amount, scale) }]));
-  return { ...totals, amount: scaledAmount(totals.amount, scale), priced: Math.round(totals.priced * scale), unpriced: Math.round(totals.unpriced * scale), byCategory };
+  const byCategory = Object.fromEntries(
+    Object.entries(totals.byCategory).map(([category, { count, amount }]) => [
+      category,
+      { count: Math.round(count * scale), amount: scaledAmount(amount, scale) },
+    ]),
+  );
+  return {
+    ...totals,
+    amount: scaledAmount(totals.amount, scale),
+    priced: Math.round(totals.priced * scale),
+    unpriced: Math.round(totals.unpriced * scale),
+    byCategory,
+  };
 }

@@ -26,7 +26,9 @@ const limitRule = `must be a whole number from 1 to ${RECIPIENTS_PAGE_MAX} (${CA
 export const campaignRecipientsQuerySchema = v.pipe(
   v.object({
     status: v.optional(v.picklist(RECIPIENT_STATUSES, `must be one of ${RECIPIENT_STATUSES.join(', ')}`)),
-    limit: v.optional(v.pipe(v.string(), v.regex(/^\d{1,5}$/, limitRule), v.transform(Number), v.minValue(1, limitRule), v.maxValue(CAMPAIGN_CSV_PAGE_MAX, limitRule))),
+    limit: v.optional(
+      v.pipe(v.string(), v.regex(/^\d{1,5}$/, limitRule), v.transform(Number), v.minValue(1, limitRule), v.maxValue(CAMPAIGN_CSV_PAGE_MAX, limitRule)),
+    ),
     cursor: v.optional(v.pipe(v.string(), v.regex(/^[A-Za-z0-9_-]{1,512}$/, 'must be a nextCursor returned by this endpoint'))),
     format: v.optional(v.picklist(['json', 'csv'], 'must be json or csv')),
   }),
@@ -49,10 +51,22 @@ export interface CampaignRecipientsPorts {
  * @example
  * await listCampaignRecipients(ports, caller, 'cmp_1', { status: 'FAILED' }, reading); // { recipients: [...], nextCursor: '…' | null }
  */
-export async function listCampaignRecipients(ports: CampaignRecipientsPorts, caller: ScopedCaller, campaignId: string, query: CampaignRecipientsQuery, reading: StatusReading): Promise<RecipientsPage> {
+export async function listCampaignRecipients(
+  ports: CampaignRecipientsPorts,
+  caller: ScopedCaller,
+  campaignId: string,
+  query: CampaignRecipientsQuery,
+  reading: StatusReading,
+): Promise<RecipientsPage> {
   const campaign = await readableCampaign(ports.campaigns, caller, campaignId);
   if (campaign.jobId === undefined) return { recipients: [], nextCursor: null };
   const limit = query.limit ?? (query.format === 'csv' ? CAMPAIGN_CSV_PAGE_MAX : RECIPIENTS_PAGE_DEFAULT);
-  return listRecipients(ports.broadcasts, caller, campaign.jobId, { status: query.status, limit, cursor: query.cursor, maxChunks: CAMPAIGN_PAGE_MAX_CHUNKS }, reading, ports.rateCards);
+  return listRecipients(
+    ports.broadcasts,
+    caller,
+    campaign.jobId,
+    { status: query.status, limit, cursor: query.cursor, maxChunks: CAMPAIGN_PAGE_MAX_CHUNKS },
+    reading,
+    ports.rateCards,
+  );
 }
-

@@ -96,9 +96,15 @@ export const campaignRequestSchema = v.pipe(
       'Body values as a broadcast takes them (an array in placeholder order, or an object of values by name); any value may be a reference { "attribute", "fallback"? } to the member\u2019s attribute',
       [[{ attribute: 'first_name', fallback: 'there' }, 'SPRING25'], { first_name: { attribute: 'first_name', fallback: 'there' }, code: 'SPRING25' }],
     ),
-    header: described('The header value as a broadcast takes it; its text or link may be a reference', [{ type: 'text', text: { attribute: 'city', fallback: 'your city' } }]),
-    buttons: described('Button values as a broadcast takes them; a url text, payload or couponCode may be a reference', [[{ index: 0, type: 'url', text: { attribute: 'coupon' } }]]),
-    carousel: described('Carousel cards as a broadcast takes them; any string value may be a reference', [[{ header: { type: 'image', link: 'https://cdn.example.com/shirt.jpg' }, templateParams: [{ attribute: 'first_name' }] }]]),
+    header: described('The header value as a broadcast takes it; its text or link may be a reference', [
+      { type: 'text', text: { attribute: 'city', fallback: 'your city' } },
+    ]),
+    buttons: described('Button values as a broadcast takes them; a url text, payload or couponCode may be a reference', [
+      [{ index: 0, type: 'url', text: { attribute: 'coupon' } }],
+    ]),
+    carousel: described('Carousel cards as a broadcast takes them; any string value may be a reference', [
+      [{ header: { type: 'image', link: 'https://cdn.example.com/shirt.jpg' }, templateParams: [{ attribute: 'first_name' }] }],
+    ]),
     limitedTimeOffer: described('A limited-time offer\u2019s expiry; expiresAt may be a reference', [{ expiresAt: '2026-12-31T23:59:59Z' }]),
     scheduledAt: v.optional(scheduledAtSchema),
     /** A share of the sendable audience never sent, to measure the campaign's lift (docs/OUTCOMES.md "Holdout and lift"). */
@@ -110,7 +116,9 @@ export const campaignRequestSchema = v.pipe(
   }),
   v.rawTransform(({ dataset, addIssue, NEVER }) => {
     const { templateParams, header, buttons, carousel, limitedTimeOffer, ...request } = dataset.value;
-    const values = Object.fromEntries(Object.entries({ templateParams, header, buttons, carousel, limitedTimeOffer }).filter(([, value]) => value !== undefined)) as CampaignValues;
+    const values = Object.fromEntries(
+      Object.entries({ templateParams, header, buttons, carousel, limitedTimeOffer }).filter(([, value]) => value !== undefined),
+    ) as CampaignValues;
     let broken = false;
     const report = (path: PathItem[], message: string) => {
       broken = true;

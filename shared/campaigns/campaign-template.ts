@@ -30,7 +30,10 @@ export interface CampaignTemplate {
  * @example
  * const { sender, template, requirements } = await campaignTemplateOf(ports, campaign);
  */
-export async function campaignTemplateOf(ports: CampaignTemplatePorts, campaign: Pick<Campaign, 'organizationId' | 'fromPhoneNumber' | 'template'>): Promise<CampaignTemplate> {
+export async function campaignTemplateOf(
+  ports: CampaignTemplatePorts,
+  campaign: Pick<Campaign, 'organizationId' | 'fromPhoneNumber' | 'template'>,
+): Promise<CampaignTemplate> {
   const sender = await ports.senders.resolveSender(campaign.organizationId, campaign.fromPhoneNumber);
   // The broadcast's template rules, over the fields they read (name, language, category, sender).
   const request = {

@@ -18,7 +18,9 @@ export const ATTRIBUTE_RULE = 'must be an attribute name: letters, digits and _ 
 /** `{ attribute, fallback? }`: the member's attribute, else the fallback, else the member is skipped (MISSING_ATTRIBUTE). */
 export const valueReferenceSchema = v.strictObject({
   attribute: v.pipe(v.string(), v.regex(ATTRIBUTE_NAME_PATTERN, ATTRIBUTE_RULE)),
-  fallback: v.optional(v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_PARAMETER_LENGTH, `must be at most ${MAX_PARAMETER_LENGTH} characters`))),
+  fallback: v.optional(
+    v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_PARAMETER_LENGTH, `must be at most ${MAX_PARAMETER_LENGTH} characters`)),
+  ),
 });
 export type ValueReference = v.InferOutput<typeof valueReferenceSchema>;
 
@@ -66,7 +68,10 @@ function attributeText(member: Pick<AudienceMember, 'attributes'>, name: string)
  * substituteReferences({ templateParams: [{ attribute: 'city', fallback: 'Pune' }] }, (reference) => reference.fallback);
  * // { value: { templateParams: ['Pune'] } }
  */
-export function substituteReferences<T>(value: T, fill: (reference: ValueReference, path: ReadonlyArray<string | number>) => string | undefined): { value: T; missing?: string } {
+export function substituteReferences<T>(
+  value: T,
+  fill: (reference: ValueReference, path: ReadonlyArray<string | number>) => string | undefined,
+): { value: T; missing?: string } {
   let missing: string | undefined;
   const walk = (item: unknown, path: Array<string | number>): unknown => {
     if (isValueReference(item)) {
@@ -106,7 +111,8 @@ export function renderMemberSend(values: CampaignValues, member: Pick<AudienceMe
   if (filled.missing !== undefined) return { skipped: 'MISSING_ATTRIBUTE', attribute: filled.missing };
   const { templateParams, ...content } = filled.value;
   const parameters = v.safeParse(templateParametersSchema, templateParams ?? []);
-  if (!parameters.success) return { skipped: 'INVALID_PARAMETER', field: `templateParams${pathText(parameters.issues[0])}`, rule: parameters.issues[0].message };
+  if (!parameters.success)
+    return { skipped: 'INVALID_PARAMETER', field: `templateParams${pathText(parameters.issues[0])}`, rule: parameters.issues[0].message };
   if (!hasContent(values)) return { parameters: parameters.output };
   const checked = v.safeParse(templateContentSchema, content);
   if (!checked.success) return { skipped: 'INVALID_PARAMETER', field: pathText(checked.issues[0]).replace(/^\./, ''), rule: checked.issues[0].message };

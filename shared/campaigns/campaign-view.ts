@@ -106,7 +106,10 @@ export interface CampaignJobReading {
 /** Nothing of the audiences read yet (a launch's first checkpoint, or one waiting for its scheduled time). */
 const nothingRead = (campaign: Campaign): boolean => {
   const expansion = campaign.expansion;
-  return expansion === undefined || (expansion.status !== 'done' && expansion.counts.members === 0 && expansion.audienceIndex === 0 && expansion.cursor === undefined);
+  return (
+    expansion === undefined ||
+    (expansion.status !== 'done' && expansion.counts.members === 0 && expansion.audienceIndex === 0 && expansion.cursor === undefined)
+  );
 };
 
 /** A scheduled campaign's first checkpoint waits until its time (launch-campaign.ts): that is no wait for the limit. */
@@ -207,7 +210,9 @@ export function campaignViewOf(campaign: Campaign, reading: CampaignJobReading |
     createdAt: campaign.createdAt,
     launchedAt: campaign.launchedAt ?? null,
     startedAt: running ? startedAtOf(campaign) : null,
-    finishedAt: FINAL_STATES.has(state) ? latest([reading?.lastDoneAt, campaign.expansion?.finishedAt, campaign.launchedAt === undefined ? campaign.cancelledAt : undefined]) : null,
+    finishedAt: FINAL_STATES.has(state)
+      ? latest([reading?.lastDoneAt, campaign.expansion?.finishedAt, campaign.launchedAt === undefined ? campaign.cancelledAt : undefined])
+      : null,
     ...(campaign.scheduledAt === undefined ? {} : { scheduledAt: campaign.scheduledAt }),
     ...(state === 'WAITING_FOR_LIMIT' && campaign.expansion?.waitingUntil !== undefined ? { waitingUntil: campaign.expansion.waitingUntil } : {}),
     ...(reading && state === 'PAUSED' ? pauseViewOf(reading.job, 'PAUSED') : {}),
@@ -230,7 +235,11 @@ function canaryFieldOf(campaign: Campaign): { canary?: CanaryView } {
  * @example
  * holdoutViewOf({ ...campaign, holdout: { percent: 10 } }, reading, cost); // { attributionWindowHours: 72, holdout: { percent: 10 }, lift: { … } }
  */
-export function holdoutViewOf(campaign: Campaign, reading: CampaignJobReading | undefined, cost: CampaignCost | null): Pick<CampaignView, 'attributionWindowHours' | 'holdout' | 'lift'> {
+export function holdoutViewOf(
+  campaign: Campaign,
+  reading: CampaignJobReading | undefined,
+  cost: CampaignCost | null,
+): Pick<CampaignView, 'attributionWindowHours' | 'holdout' | 'lift'> {
   const attributionWindowHours = campaign.attributionWindowHours ?? DEFAULT_ATTRIBUTION_WINDOW_HOURS;
   if (campaign.holdout === undefined) return { attributionWindowHours };
   if (reading?.outcomes === undefined) return { attributionWindowHours, holdout: campaign.holdout };

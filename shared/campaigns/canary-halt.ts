@@ -55,7 +55,8 @@ export async function qualityNow(ports: CampaignTemplatePorts, campaign: Launche
 export async function haltCampaign(ports: WatchPorts, campaign: LaunchedCampaign, figures: HaltFigures, counts: HaltCounts): Promise<WatchStep> {
   const at = ports.clock.now().toISOString();
   const { expansion } = campaign;
-  const canary: CanaryProgress | undefined = figures.stage === 'canary' && expansion.canary ? { ...expansion.canary, state: 'halted', verdict: { ...figures, at } } : expansion.canary;
+  const canary: CanaryProgress | undefined =
+    figures.stage === 'canary' && expansion.canary ? { ...expansion.canary, state: 'halted', verdict: { ...figures, at } } : expansion.canary;
   const watch: HaltWatch = { ...expansion.watch, haltedAt: at, halt: figures, haltCounts: counts, checkedAt: at };
   const saved = await advance(ports, campaign, { ...expansion, ...(canary && { canary }), watch });
   if (!saved) return { stop: 'superseded' };

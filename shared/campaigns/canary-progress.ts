@@ -56,7 +56,11 @@ export type HaltWatch = v.InferOutput<typeof haltWatchSchema>;
  * firstWatchOf({ canary: { count: 100, observeMinutes: 30, haltIf: { optOutRate: 0.01 } } }, 200, 'GREEN');
  * // { canary: { state: 'sending', slice: 100 }, watch: { quality: 'GREEN' } }
  */
-export function firstWatchOf(rules: SendRules | undefined, audienceMembers: number, quality: string | undefined): { canary?: CanaryProgress; watch?: HaltWatch } {
+export function firstWatchOf(
+  rules: SendRules | undefined,
+  audienceMembers: number,
+  quality: string | undefined,
+): { canary?: CanaryProgress; watch?: HaltWatch } {
   if (rules?.canary === undefined && rules?.haltIf === undefined) return {};
   const watch: HaltWatch = quality === undefined ? {} : { quality };
   if (rules.canary === undefined) return { watch };

@@ -57,7 +57,11 @@ function metaFailureOf(code: TallyCode): string | undefined {
  * haltCountsOf([[0, '4R'], [1, '2F:131050'], [2, '9X:OPTED_OUT'], [3, '9X:131026']], 2);
  * // { sent: 3, optOuts: 3, failures: 2, blocks: 1 }
  */
-export function haltCountsOf(codes: Iterable<readonly [index: number, code: TallyCode]>, attributedOptOuts: number, within?: (index: number) => boolean): HaltCounts {
+export function haltCountsOf(
+  codes: Iterable<readonly [index: number, code: TallyCode]>,
+  attributedOptOuts: number,
+  within?: (index: number) => boolean,
+): HaltCounts {
   const counts = emptyHaltCounts();
   counts.optOuts = attributedOptOuts;
   for (const [index, code] of codes) {

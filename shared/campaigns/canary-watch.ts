@@ -88,7 +88,8 @@ async function observeCanary(ports: WatchPorts, campaign: LaunchedCampaign, cana
     observeUntil = new Date(now.getTime() + canary.observeMinutes * 60_000).toISOString();
     if (!(await advance(ports, campaign, { ...campaign.expansion, canary: { ...state, observeUntil } }))) return { stop: 'superseded' };
   }
-  if (Date.parse(observeUntil) > now.getTime()) return { stop: 'watching', delaySeconds: Math.max(1, Math.min(recheckSecondsOf(ports), expansionDelaySeconds(observeUntil, now))) };
+  if (Date.parse(observeUntil) > now.getTime())
+    return { stop: 'watching', delaySeconds: Math.max(1, Math.min(recheckSecondsOf(ports), expansionDelaySeconds(observeUntil, now))) };
   const counts = haltCountsOf(progress.tally, progress.outcomes?.optedOut ?? 0);
   const qualityDrop = qualityDropped(campaign.expansion.watch?.quality, await qualityNow(ports, campaign));
   // The slice is the sample the business chose: judged whatever its size.
@@ -118,7 +119,10 @@ async function watchRunning(ports: WatchPorts, campaign: LaunchedCampaign, haltI
  * @example
  * await watchAfterClose(ports, campaign); // { stop: 'watching', delaySeconds: 300 } | undefined
  */
-export async function watchAfterClose(ports: WatchPorts & { broadcasts: Pick<JobControlStore, 'readJobControl'> }, campaign: LaunchedCampaign): Promise<WatchStep> {
+export async function watchAfterClose(
+  ports: WatchPorts & { broadcasts: Pick<JobControlStore, 'readJobControl'> },
+  campaign: LaunchedCampaign,
+): Promise<WatchStep> {
   if (campaign.sendRules?.haltIf === undefined) return undefined;
   const job = await ports.broadcasts.getJob(campaign.jobId);
   if (!job) return undefined;

@@ -66,7 +66,8 @@ export function checkValuesFitTemplate(requirements: TemplateRequirements, templ
   checkNamedParameters(body, parameters, 'templateParams', templateLabel);
   if (body.format === 'POSITIONAL') {
     const count = (parameters as string[] | undefined)?.length ?? 0;
-    if (count !== body.count) throw new TemplateParameterCountError(`templateParams has ${count} values; ${templateLabel} needs exactly ${body.count} ({{1}}..{{${body.count}}})`);
+    if (count !== body.count)
+      throw new TemplateParameterCountError(`templateParams has ${count} values; ${templateLabel} needs exactly ${body.count} ({{1}}..{{${body.count}}})`);
   }
   const content = rest as TemplateContent;
   checkTemplateContent(requirements, content, { broadcast: content, ownPrefix: '', templateLabel }, sendsAt);

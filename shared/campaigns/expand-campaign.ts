@@ -31,7 +31,11 @@ import type { MemberSource } from '../audiences/ports';
 export interface ExpandCampaignDependencies extends MessagingLimitDependencies, MemberPorts, PagePorts {
   campaigns: Pick<CampaignStore, 'getCampaign' | 'saveExpansion'>;
   members: Pick<MemberSource, 'readMembers' | 'membersAmong'>;
-  broadcasts: OutputPorts['broadcasts'] & ClosePorts['broadcasts'] & Pick<JobStore, 'getJob'> & Pick<JobControlStore, 'readJobControl' | 'pauseJob'> & Pick<ChunkProgressStore, 'getJobProgress'>;
+  broadcasts: OutputPorts['broadcasts'] &
+    ClosePorts['broadcasts'] &
+    Pick<JobStore, 'getJob'> &
+    Pick<JobControlStore, 'readJobControl' | 'pauseJob'> &
+    Pick<ChunkProgressStore, 'getJobProgress'>;
   queue: OutputPorts['queue'];
   touches: OutputPorts['touches'];
   expansions: ExpansionQueue;
@@ -69,7 +73,9 @@ export async function expandCampaign(dependencies: ExpandCampaignDependencies, m
   let sending: CampaignTemplate | 'not-approved' | undefined;
   const started = dependencies.budget?.elapsedMs?.() ?? 0;
   for (let pages = 0; ; pages += 1) {
-    const overBudget = pages >= (dependencies.budget?.pages ?? Infinity) || (dependencies.budget?.elapsedMs?.() ?? 0) - started >= (dependencies.budget?.timeMs ?? EXPANSION_TIME_BUDGET_MS);
+    const overBudget =
+      pages >= (dependencies.budget?.pages ?? Infinity) ||
+      (dependencies.budget?.elapsedMs?.() ?? 0) - started >= (dependencies.budget?.timeMs ?? EXPANSION_TIME_BUDGET_MS);
     if (overBudget) return requeue(dependencies, message, { stop: 'continued' });
     const step = await beforePage(dependencies, launched);
     if ('stop' in step) return requeue(dependencies, message, step);
@@ -94,9 +100,14 @@ async function sendingOf(dependencies: ExpandCampaignDependencies, campaign: Lau
   }
 }
 
-async function requeue(dependencies: ExpandCampaignDependencies, message: ExpansionMessage, step: Extract<Step, { stop: ExpansionOutcome }>): Promise<ExpansionOutcome> {
+async function requeue(
+  dependencies: ExpandCampaignDependencies,
+  message: ExpansionMessage,
+  step: Extract<Step, { stop: ExpansionOutcome }>,
+): Promise<ExpansionOutcome> {
   const delaySeconds = Math.min(step.delaySeconds ?? 0, dependencies.budget?.maxDelaySeconds ?? MAX_EXPANSION_DELAY_SECONDS);
-  if (step.stop === 'continued' || step.stop === 'waiting' || step.stop === 'watching' || step.stop === 'paused') await dependencies.expansions.enqueueExpansion(message, delaySeconds);
+  if (step.stop === 'continued' || step.stop === 'waiting' || step.stop === 'watching' || step.stop === 'paused')
+    await dependencies.expansions.enqueueExpansion(message, delaySeconds);
   return step.stop;
 }
 
@@ -123,7 +134,8 @@ async function beforePage(dependencies: ExpandCampaignDependencies, campaign: La
 
 async function closed(dependencies: ExpandCampaignDependencies, campaign: LaunchedCampaign, outcome: ExpansionOutcome, keepWatching = true): Promise<Step> {
   await closeCampaignJob(dependencies, campaign);
-  if (outcome === 'done' && keepWatching && campaign.sendRules?.haltIf !== undefined) return { stop: 'watching', delaySeconds: haltCheckSecondsOf(dependencies) };
+  if (outcome === 'done' && keepWatching && campaign.sendRules?.haltIf !== undefined)
+    return { stop: 'watching', delaySeconds: haltCheckSecondsOf(dependencies) };
   return { stop: outcome };
 }
 
@@ -134,25 +146,48 @@ async function decidePageSize(dependencies: ExpandCampaignDependencies, campaign
   const firstStart = campaign.expansion.version === 0;
   const { waitingUntil: _waitingUntil, ...expansion } = campaign.expansion;
   const base = firstStart ? { ...expansion, startedAt: now.toISOString() } : expansion;
-  const saved = 'pageSize' in allowance
-    ? await advance(dependencies, campaign, { ...base, status: 'running', pageSize: withinCanary(allowance.pageSize, base) })
-    : await advance(dependencies, campaign, { ...base, status: 'waiting', waitingUntil: allowance.waitUntil.toISOString() });
+  const saved =
+    'pageSize' in allowance
+      ? await advance(dependencies, campaign, { ...base, status: 'running', pageSize: withinCanary(allowance.pageSize, base) })
+      : await advance(dependencies, campaign, { ...base, status: 'waiting', waitingUntil: allowance.waitUntil.toISOString() });
   if (!saved) return { stop: 'superseded' };
   if (firstStart) await announceCampaignStarted(dependencies, campaign);
   return 'pageSize' in allowance ? { next: 'page' } : { stop: 'waiting', delaySeconds: expansionDelaySeconds(saved.waitingUntil, now) };
 }
 
 /** One page: read, turn into a chunk, reserve its recipients against the limit, write and queue it, checkpoint. */
-async function expandPage(dependencies: ExpandCampaignDependencies, campaign: LaunchedCampaign, job: Parameters<typeof writeChunk>[1], sending: CampaignTemplate): Promise<Step> {
+async function expandPage(
+  dependencies: ExpandCampaignDependencies,
+  campaign: LaunchedCampaign,
+  job: Parameters<typeof writeChunk>[1],
+  sending: CampaignTemplate,
+): Promise<Step> {
   const { expansion } = campaign;
   const now = dependencies.clock.now();
   const audienceId = campaign.audience.audienceIds[expansion.audienceIndex]!;
-  const page = await dependencies.members.readMembers(campaign.organizationId, audienceId, { limit: expansion.pageSize!, ...(expansion.cursor !== undefined && { cursor: expansion.cursor }) });
+  const page = await dependencies.members.readMembers(campaign.organizationId, audienceId, {
+    limit: expansion.pageSize!,
+    ...(expansion.cursor !== undefined && { cursor: expansion.cursor }),
+  });
   const counts = { ...expansion.counts };
   const candidates = await candidatesOf(dependencies, campaign.organizationId, campaign.audience, page.members, counts);
-  const pageSending = { campaignId: campaign.campaignId, organizationId: campaign.organizationId, values: campaign.values, templateName: sending.template.name, requirements: sending.requirements, pageStart: expansion.nextIndex, now, ...(campaign.holdout && { holdout: campaign.holdout }) };
+  const pageSending = {
+    campaignId: campaign.campaignId,
+    organizationId: campaign.organizationId,
+    values: campaign.values,
+    templateName: sending.template.name,
+    requirements: sending.requirements,
+    pageStart: expansion.nextIndex,
+    now,
+    ...(campaign.holdout && { holdout: campaign.holdout }),
+  };
   const chunk = await chunkOfPage(dependencies, pageSending, candidates, counts);
-  const reserved = await reservePage(dependencies, sending.sender, chunk.recipients.map(({ to }) => to), now);
+  const reserved = await reservePage(
+    dependencies,
+    sending.sender,
+    chunk.recipients.map(({ to }) => to),
+    now,
+  );
   if ('waitUntil' in reserved) {
     const saved = await advance(dependencies, campaign, { ...expansion, status: 'waiting', waitingUntil: reserved.waitUntil.toISOString() });
     return saved ? { stop: 'waiting', delaySeconds: expansionDelaySeconds(saved.waitingUntil, now) } : { stop: 'superseded' };
@@ -168,14 +203,22 @@ async function expandPage(dependencies: ExpandCampaignDependencies, campaign: La
     nextIndex: expansion.nextIndex + (chunk.listed.length > 0 ? CHUNK_SIZE : 0),
     counts,
   };
-  const next = sliceQueued(moved, campaign.audience.audienceIds.length) ?? (await nextPageSize(dependencies, sending.sender, moved, campaign.audience.audienceIds.length));
+  const next =
+    sliceQueued(moved, campaign.audience.audienceIds.length) ?? (await nextPageSize(dependencies, sending.sender, moved, campaign.audience.audienceIds.length));
   return (await advance(dependencies, campaign, next)) ? { next: 'page' } : { stop: 'superseded' };
 }
 
 /** The next checkpoint with its page size decided (or a wait), unless every audience is read. */
-async function nextPageSize<T extends Pick<ExpansionProgress, 'canary' | 'counts'> & { audienceIndex: number; status: 'running' }>(dependencies: ExpandCampaignDependencies, sender: SenderAccount, moved: T, audiences: number) {
+async function nextPageSize<T extends Pick<ExpansionProgress, 'canary' | 'counts'> & { audienceIndex: number; status: 'running' }>(
+  dependencies: ExpandCampaignDependencies,
+  sender: SenderAccount,
+  moved: T,
+  audiences: number,
+) {
   if (moved.audienceIndex >= audiences) return moved;
   const now = dependencies.clock.now();
   const allowance = await pageAllowance(dependencies, sender, now);
-  return 'pageSize' in allowance ? { ...moved, pageSize: withinCanary(allowance.pageSize, moved) } : { ...moved, status: 'waiting' as const, waitingUntil: allowance.waitUntil.toISOString() };
+  return 'pageSize' in allowance
+    ? { ...moved, pageSize: withinCanary(allowance.pageSize, moved) }
+    : { ...moved, status: 'waiting' as const, waitingUntil: allowance.waitUntil.toISOString() };
 }

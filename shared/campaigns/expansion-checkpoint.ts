@@ -25,7 +25,11 @@ export type LaunchedCampaign = Campaign & Required<Pick<Campaign, 'jobId' | 'exp
  * @example
  * const saved = await advance(ports, campaign, { ...campaign.expansion, cursor: 'next' });
  */
-export async function advance(ports: CheckpointPorts, campaign: LaunchedCampaign, next: Omit<ExpansionProgress, 'version'>): Promise<ExpansionProgress | undefined> {
+export async function advance(
+  ports: CheckpointPorts,
+  campaign: LaunchedCampaign,
+  next: Omit<ExpansionProgress, 'version'>,
+): Promise<ExpansionProgress | undefined> {
   const current = campaign.expansion;
   const written = { ...next, version: current.version + 1 };
   const saved = await ports.campaigns.saveExpansion(campaign.organizationId, campaign.campaignId, written, current.version);
@@ -72,6 +76,15 @@ export async function closeCampaignJob(ports: ClosePorts, campaign: LaunchedCamp
  * await announceCampaignStarted(ports, campaign);
  */
 export async function announceCampaignStarted(ports: Pick<ClosePorts, 'events' | 'clock'>, campaign: LaunchedCampaign): Promise<void> {
-  const data = { campaignId: campaign.campaignId, jobId: campaign.jobId, name: campaign.name, fromPhoneNumber: campaign.fromPhoneNumber, startedAt: campaign.expansion.startedAt };
-  await ports.events.publish(campaign.organizationId, newCustomerEvent({ type: 'campaign.started', sourceKey: campaign.campaignId, createdAt: ports.clock.now(), data }));
+  const data = {
+    campaignId: campaign.campaignId,
+    jobId: campaign.jobId,
+    name: campaign.name,
+    fromPhoneNumber: campaign.fromPhoneNumber,
+    startedAt: campaign.expansion.startedAt,
+  };
+  await ports.events.publish(
+    campaign.organizationId,
+    newCustomerEvent({ type: 'campaign.started', sourceKey: campaign.campaignId, createdAt: ports.clock.now(), data }),
+  );
 }

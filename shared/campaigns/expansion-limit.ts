@@ -44,7 +44,12 @@ export async function pageAllowance(ports: MessagingLimitDependencies, sender: S
  * @example
  * await reservePage(ports, sender, ['919800000001'], now); // { reserved: true } | { waitUntil: Date }
  */
-export async function reservePage(ports: MessagingLimitDependencies, sender: SenderAccount, recipients: readonly string[], now: Date): Promise<{ reserved: true } | { waitUntil: Date }> {
+export async function reservePage(
+  ports: MessagingLimitDependencies,
+  sender: SenderAccount,
+  recipients: readonly string[],
+  now: Date,
+): Promise<{ reserved: true } | { waitUntil: Date }> {
   try {
     await reserveReach(ports, sender, recipients, now);
     return { reserved: true };

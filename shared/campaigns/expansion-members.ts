@@ -44,7 +44,12 @@ export async function personsOf(ports: Pick<MemberPorts, 'contactBook'>, organiz
 }
 
 /** Which of the keys are members of any of the audiences (batched as the port asks). */
-async function membersOfAny(ports: Pick<MemberPorts, 'members'>, organizationId: string, audienceIds: readonly string[], keys: readonly string[]): Promise<Set<string>> {
+async function membersOfAny(
+  ports: Pick<MemberPorts, 'members'>,
+  organizationId: string,
+  audienceIds: readonly string[],
+  keys: readonly string[],
+): Promise<Set<string>> {
   const found = new Set<string>();
   for (const audienceId of audienceIds) {
     const unknown = keys.filter((key) => !found.has(key));

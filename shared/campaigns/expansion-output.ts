@@ -48,12 +48,29 @@ export async function writeChunk(ports: OutputPorts, job: Extract<BroadcastJob, 
  * neither sent nor failed, and the chunk's reconcile counts them settled. Both writes are idempotent,
  * so a page run again writes the same.
  */
-async function recordHeldOut(ports: OutputPorts, job: Extract<BroadcastJob, { kind: 'template' }>, chunkIndex: number, heldOut: PageChunk['heldOut']): Promise<void> {
+async function recordHeldOut(
+  ports: OutputPorts,
+  job: Extract<BroadcastJob, { kind: 'template' }>,
+  chunkIndex: number,
+  heldOut: PageChunk['heldOut'],
+): Promise<void> {
   const windowHours = job.attributionWindowHours ?? DEFAULT_ATTRIBUTION_WINDOW_HOURS;
   const touches = heldOut.map(({ entry, personKeys }) => ({
     personKeys,
-    touch: { jobId: job.jobId, ...(job.campaignId !== undefined && { campaignId: job.campaignId }), chunkIndex, index: entry.index, at: entry.updatedAt, windowHours, heldOut: true as const },
+    touch: {
+      jobId: job.jobId,
+      ...(job.campaignId !== undefined && { campaignId: job.campaignId }),
+      chunkIndex,
+      index: entry.index,
+      at: entry.updatedAt,
+      windowHours,
+      heldOut: true as const,
+    },
   }));
   await ports.touches.recordTouches(job.organizationId, touches);
-  await ports.broadcasts.recordOutcomes(job.jobId, chunkIndex, heldOut.map(({ entry }) => entry));
+  await ports.broadcasts.recordOutcomes(
+    job.jobId,
+    chunkIndex,
+    heldOut.map(({ entry }) => entry),
+  );
 }

@@ -70,7 +70,13 @@ export interface PageSending {
  * const chunk = await chunkOfPage(ports, sending, candidates, counts); // { recipients, skipped, listed }
  */
 export async function chunkOfPage(ports: PagePorts, sending: PageSending, candidates: readonly Candidate[], counts: ExpansionCounts): Promise<PageChunk> {
-  const held = candidates.length === 0 ? new Map<string, number>() : await ports.claims.claimPersons(sending.campaignId, candidates.map(({ person }) => ({ personKey: person, index: sending.pageStart })));
+  const held =
+    candidates.length === 0
+      ? new Map<string, number>()
+      : await ports.claims.claimPersons(
+          sending.campaignId,
+          candidates.map(({ person }) => ({ personKey: person, index: sending.pageStart })),
+        );
   const ours = candidates.filter(({ person }) => held.get(person) === sending.pageStart);
   counts.duplicates += candidates.length - ours.length;
   const check = memberCheck(sending);
@@ -82,7 +88,10 @@ export async function chunkOfPage(ports: PagePorts, sending: PageSending, candid
     const { member } = candidate;
     const index = sending.pageStart + rank;
     const result = check(member, index);
-    const address = member.userId !== undefined && member.countryCode === '' ? { countryCode: '', toPhoneNumber: '', userId: member.userId } : { countryCode: member.countryCode, toPhoneNumber: member.toPhoneNumber };
+    const address =
+      member.userId !== undefined && member.countryCode === ''
+        ? { countryCode: '', toPhoneNumber: '', userId: member.userId }
+        : { countryCode: member.countryCode, toPhoneNumber: member.toPhoneNumber };
     if ('reason' in result) {
       skipped.push(failed(index, member.to, result.reason, sending.now));
       counts[result.reason === MISSING_ATTRIBUTE ? 'missingAttribute' : 'invalid'] += 1;
@@ -91,7 +100,11 @@ export async function chunkOfPage(ports: PagePorts, sending: PageSending, candid
     }
     filled.push(result);
     personOf.set(index, candidate);
-    listed.push({ index, ...address, send: result.content === undefined ? { parameters: result.parameters } : { parameters: result.parameters, content: result.content } });
+    listed.push({
+      index,
+      ...address,
+      send: result.content === undefined ? { parameters: result.parameters } : { parameters: result.parameters, content: result.content },
+    });
   });
   const { queued, refused } = await withoutOptedOut(ports.optOuts, sending.organizationId, filled, sending.now);
   counts.optedOut += refused.length;
@@ -105,7 +118,11 @@ export async function chunkOfPage(ports: PagePorts, sending: PageSending, candid
  * The sendable split by the campaign's draw: drawn after every check, so the held-out group is a
  * sample of the people who would have been sent (opted-out and unfillable members are in neither).
  */
-function drawHoldout(sending: PageSending, queued: ChunkRecipient[], personOf: ReadonlyMap<number, Candidate>): { recipients: ChunkRecipient[]; heldOut: HeldOutMember[] } {
+function drawHoldout(
+  sending: PageSending,
+  queued: ChunkRecipient[],
+  personOf: ReadonlyMap<number, Candidate>,
+): { recipients: ChunkRecipient[]; heldOut: HeldOutMember[] } {
   if (sending.holdout === undefined) return { recipients: queued, heldOut: [] };
   const recipients: ChunkRecipient[] = [];
   const heldOut: HeldOutMember[] = [];
@@ -122,10 +139,18 @@ function drawHoldout(sending: PageSending, queued: ChunkRecipient[], personOf: R
 }
 
 /** The keys a person's inbound message may arrive under: the number as sent, its opt-out form (the person), the BSUID when known. */
-const personKeysOf = ({ member, person }: Candidate): string[] =>
-  [...new Set([member.to, person, member.userId].filter((key): key is string => key !== undefined && key !== ''))];
+const personKeysOf = ({ member, person }: Candidate): string[] => [
+  ...new Set([member.to, person, member.userId].filter((key): key is string => key !== undefined && key !== '')),
+];
 
-const failed = (index: number, to: string, reason: string, now: Date): LedgerEntry => ({ index, to, status: 'FAILED', failureReasonCode: reason, attempts: 0, updatedAt: now.toISOString() });
+const failed = (index: number, to: string, reason: string, now: Date): LedgerEntry => ({
+  index,
+  to,
+  status: 'FAILED',
+  failureReasonCode: reason,
+  attempts: 0,
+  updatedAt: now.toISOString(),
+});
 
 /**
  * One member's send, filled from their attributes and checked as the broadcast checks a recipient's

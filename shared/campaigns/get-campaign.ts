@@ -18,7 +18,12 @@ export interface CampaignReadPorts extends CampaignViewPorts {
  * @example
  * await getCampaign(ports, caller, 'cmp_01J…', { now: new Date(), unconfirmedAfterMs }); // { campaignId, state: 'SENDING', totals: { … }, … }
  */
-export async function getCampaign(ports: CampaignReadPorts, caller: Parameters<typeof readableCampaign>[1], campaignId: string, reading: StatusReading): Promise<CampaignView> {
+export async function getCampaign(
+  ports: CampaignReadPorts,
+  caller: Parameters<typeof readableCampaign>[1],
+  campaignId: string,
+  reading: StatusReading,
+): Promise<CampaignView> {
   // Not an id this platform issues: no store read (the key is built from it).
   if (!isCampaignIdShape(campaignId)) throw new CampaignNotFoundError(campaignId);
   return readCampaignView(ports, await readableCampaign(ports.campaigns, caller, campaignId), reading);

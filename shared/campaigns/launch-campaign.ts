@@ -52,7 +52,8 @@ export interface LaunchCampaignResult {
 const launchHashOf = (idempotencyKey: string): string => sha256Base64Url(`campaign-launch\n${idempotencyKey}`);
 
 /** The job id of a campaign: the same on every launch attempt, so a retry lands on the same job. */
-export const campaignJobIdOf = (ids: IdGenerator, organizationId: string, campaignId: string): string => newJobId(ids, 'template', `campaign\n${organizationId}\n${campaignId}`);
+export const campaignJobIdOf = (ids: IdGenerator, organizationId: string, campaignId: string): string =>
+  newJobId(ids, 'template', `campaign\n${organizationId}\n${campaignId}`);
 
 /**
  * Launches the campaign, or answers as its launch under the same key did.
@@ -91,7 +92,11 @@ export async function launchCampaign(
 }
 
 /** A launched campaign: the same key's answer (its expansion queued again, in case the first launch stopped before), else refused. */
-async function answerLaunched(dependencies: LaunchCampaignDependencies, campaign: Campaign, launchRequestHash: string | undefined): Promise<LaunchCampaignResult> {
+async function answerLaunched(
+  dependencies: LaunchCampaignDependencies,
+  campaign: Campaign,
+  launchRequestHash: string | undefined,
+): Promise<LaunchCampaignResult> {
   if (launchRequestHash === undefined || campaign.launchRequestHash !== launchRequestHash || campaign.jobId === undefined) {
     throw new CampaignAlreadyLaunchedError(campaign.campaignId, campaign.launchedAt ?? '');
   }
@@ -113,7 +118,11 @@ async function requireAudiences(dependencies: LaunchCampaignDependencies, campai
 }
 
 /** The campaign's one job: a template job without recipients, open for the expander to append to. */
-async function createCampaignJob(dependencies: LaunchCampaignDependencies, campaign: Campaign, now: Date): Promise<{ jobId: string; quality: string | undefined }> {
+async function createCampaignJob(
+  dependencies: LaunchCampaignDependencies,
+  campaign: Campaign,
+  now: Date,
+): Promise<{ jobId: string; quality: string | undefined }> {
   const { sender, template, requirements } = await campaignTemplateOf(dependencies, campaign);
   const route = await templateRouteOf(dependencies, sender, template.category, maxPriceOf(template));
   const variableNames = variableNamesOf(requirements);
@@ -122,7 +131,15 @@ async function createCampaignJob(dependencies: LaunchCampaignDependencies, campa
     {
       kind: 'template',
       broadcastName: campaign.name,
-      template: { name: template.name, language: template.language, category: template.category, id: template.id, ...(variableNames && { variableNames }), ...route, ...(quickReplies && { quickReplies }) },
+      template: {
+        name: template.name,
+        language: template.language,
+        category: template.category,
+        id: template.id,
+        ...(variableNames && { variableNames }),
+        ...route,
+        ...(quickReplies && { quickReplies }),
+      },
       campaignId: campaign.campaignId,
       expansion: 'open',
       ...(campaign.attributionWindowHours !== undefined && { attributionWindowHours: campaign.attributionWindowHours }),

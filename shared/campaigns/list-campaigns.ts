@@ -67,7 +67,10 @@ export async function listCampaigns(ports: CampaignReadPorts, caller: ScopedCall
   const page: CampaignView[] = [];
   let examined = 0;
   for (;;) {
-    const batch = await ports.campaigns.listCampaigns(caller.organizationId, { limit: Math.min(query.limit - page.length, MAX_EXAMINED - examined), ...(cursor === undefined ? {} : { cursor }) });
+    const batch = await ports.campaigns.listCampaigns(caller.organizationId, {
+      limit: Math.min(query.limit - page.length, MAX_EXAMINED - examined),
+      ...(cursor === undefined ? {} : { cursor }),
+    });
     examined += batch.campaigns.length;
     const inScope = batch.campaigns.filter((campaign) => campaign.organizationId === caller.organizationId && isJobInScope(caller, campaign));
     const views = await viewsOf(ports, inScope, reading);

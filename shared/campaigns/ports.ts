@@ -30,7 +30,11 @@ export interface CampaignStore {
    * time stays; `markLaunched` then answers `launched: false`). `cancelled: false` gives the campaign as
    * stored: launched meanwhile (its job is cancelled instead), or undefined when there is none.
    */
-  cancelUnlaunched(organizationId: string, campaignId: string, at: Date): Promise<{ cancelled: true; cancelledAt: string } | { cancelled: false; campaign: Campaign | undefined }>;
+  cancelUnlaunched(
+    organizationId: string,
+    campaignId: string,
+    at: Date,
+  ): Promise<{ cancelled: true; cancelledAt: string } | { cancelled: false; campaign: Campaign | undefined }>;
   /**
    * Writes the expander's checkpoint only if the stored one still has `expectedVersion` (the new one
    * carries `expectedVersion + 1`): false when another delivery advanced it first (this one stops).

@@ -56,7 +56,13 @@ export async function followTrackedLink(dependencies: FollowLinkDependencies, re
   return { kind: 'redirect', url: target.url, counted: true };
 }
 
-async function countClick(dependencies: FollowLinkDependencies, reference: ClickReference, target: ClickTarget, request: LinkRequest, now: Date): Promise<void> {
+async function countClick(
+  dependencies: FollowLinkDependencies,
+  reference: ClickReference,
+  target: ClickTarget,
+  request: LinkRequest,
+  now: Date,
+): Promise<void> {
   const location = { jobId: reference.jobId, chunkIndex: reference.chunkIndex, index: reference.index };
   const recorded = await dependencies.outcomes.recordClick(location, now);
   if (recorded === 'unchanged') return;

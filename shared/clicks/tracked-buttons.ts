@@ -25,7 +25,12 @@ export function hasTrackedButtons(content: TemplateContent | undefined): boolean
   return content?.buttons?.some(isTracked) ?? false;
 }
 
-function withTokens(buttons: readonly ButtonContent[] | undefined, key: Buffer, where: TrackedRecipient, scope: ClickReference['scope']): ButtonContent[] | undefined {
+function withTokens(
+  buttons: readonly ButtonContent[] | undefined,
+  key: Buffer,
+  where: TrackedRecipient,
+  scope: ClickReference['scope'],
+): ButtonContent[] | undefined {
   if (!buttons?.some(isTracked)) return buttons ? [...buttons] : undefined;
   return buttons.map((button) =>
     button.type === 'url' && button.trackedUrl !== undefined

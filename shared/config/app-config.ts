@@ -233,7 +233,11 @@ export function parseAppConfig(env: Environment): AppConfig {
       schedulerRoleArn: settings.BROADCAST_SCHEDULER_ROLE_ARN,
       targetFunctionArn: settings.BROADCAST_SCHEDULER_TARGET_ARN,
     },
-    campaigns: { expansionMaxDelaySeconds: Math.min(900, settings.CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS), canaryRecheckSeconds: settings.CANARY_RECHECK_SECONDS, haltCheckSeconds: settings.HALT_CHECK_SECONDS },
+    campaigns: {
+      expansionMaxDelaySeconds: Math.min(900, settings.CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS),
+      canaryRecheckSeconds: settings.CANARY_RECHECK_SECONDS,
+      haltCheckSeconds: settings.HALT_CHECK_SECONDS,
+    },
     contactPolicy: { cacheMs: settings.CONTACT_POLICY_CACHE_SECONDS * 1000 },
     people: { issuers: settings.PEOPLE_OIDC_ISSUERS, idleMinutes: settings.CONSOLE_IDLE_MINUTES },
     identityAccounts: {

@@ -7,8 +7,15 @@ import { defaultOptInKeywords, defaultOptOutKeywords } from '../inbox/opt-outs';
 import { sourceRangesOf } from '../meta-app/webhook-source-guard';
 
 /** An unset or empty variable: the SDK default / the fallback applies. */
-const text = (fallback = '') => v.pipe(v.optional(v.string(), fallback), v.transform((value) => value || fallback));
-const optionalText = v.pipe(v.optional(v.string()), v.transform((value) => value || undefined));
+const text = (fallback = '') =>
+  v.pipe(
+    v.optional(v.string(), fallback),
+    v.transform((value) => value || fallback),
+  );
+const optionalText = v.pipe(
+  v.optional(v.string()),
+  v.transform((value) => value || undefined),
+);
 const positiveInteger = (name: string, fallback: number) =>
   v.pipe(
     v.optional(v.string(), ''),
@@ -40,7 +47,12 @@ const flag = (name: string) =>
 const keywordList = (fallback: readonly string[]) =>
   v.pipe(
     v.optional(v.string(), ''),
-    v.transform((value) => value.split(',').map((word) => word.trim()).filter((word) => word !== '')),
+    v.transform((value) =>
+      value
+        .split(',')
+        .map((word) => word.trim())
+        .filter((word) => word !== ''),
+    ),
     v.transform((words) => (words.length > 0 ? words : [...fallback])),
   );
 
@@ -102,7 +114,10 @@ export const settingsSchema = v.object({
   /** Tracked links' base (docs/OUTCOMES.md "Tracked links"): the clicks surface's stage URL, the stack output ClickBaseUrl; unset: no tracked links. */
   CLICK_BASE_URL: v.pipe(
     optionalText,
-    v.check((value) => value === undefined || /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(value), 'CLICK_BASE_URL must be an http(s) URL without query or fragment'),
+    v.check(
+      (value) => value === undefined || /^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/.test(value),
+      'CLICK_BASE_URL must be an http(s) URL without query or fragment',
+    ),
     v.transform((value) => value?.replace(/\/+$/, '')),
   ),
   UPSTREAM_TIMEOUT_MS: positiveInteger('UPSTREAM_TIMEOUT_MS', 15_000),
@@ -178,7 +193,12 @@ export const settingsSchema = v.object({
    */
   META_WEBHOOK_SOURCE_RANGES: v.pipe(
     v.optional(v.string(), ''),
-    v.transform((value) => value.split(',').map((range) => range.trim()).filter((range) => range !== '')),
+    v.transform((value) =>
+      value
+        .split(',')
+        .map((range) => range.trim())
+        .filter((range) => range !== ''),
+    ),
     v.check((ranges) => {
       try {
         sourceRangesOf(ranges);

@@ -32,7 +32,9 @@ export const consoleContentSecurityPolicy = [
  * consoleContentSecurityPolicyFor(['http://127.0.0.1:4010']); // "…connect-src 'self' http://127.0.0.1:4010; …"
  */
 export const consoleContentSecurityPolicyFor = (identityOrigins: readonly string[]): string =>
-  identityOrigins.length === 0 ? consoleContentSecurityPolicy : consoleContentSecurityPolicy.replace("connect-src 'self'", ["connect-src 'self'", ...identityOrigins].join(' '));
+  identityOrigins.length === 0
+    ? consoleContentSecurityPolicy
+    : consoleContentSecurityPolicy.replace("connect-src 'self'", ["connect-src 'self'", ...identityOrigins].join(' '));
 
 /** Headers of the page: the policy, no referrer (job ids stay on this origin), no framing. */
 export const consolePageHeaders = {

@@ -36,7 +36,11 @@ export interface TokenCipher {
  * canonicalContext({ purpose: 'meta-app', field: 'app-secret' }); // '[["field","app-secret"],["purpose","meta-app"]]'
  */
 export function canonicalContext(context: Readonly<Record<string, string>>): string {
-  return JSON.stringify(Object.keys(context).sort().map((key) => [key, context[key]]));
+  return JSON.stringify(
+    Object.keys(context)
+      .sort()
+      .map((key) => [key, context[key]]),
+  );
 }
 
 /**

@@ -55,7 +55,7 @@ function categoryOfIpv4(octets: readonly number[]): AddressCategory {
   const value = ipv4Number(octets);
   for (const [a, b, c, d, prefix, category] of ipv4Ranges) {
     const mask = prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0;
-    if (((value & mask) >>> 0) === ((ipv4Number([a, b, c, d]) & mask) >>> 0)) return category;
+    if ((value & mask) >>> 0 === (ipv4Number([a, b, c, d]) & mask) >>> 0) return category;
   }
   return 'public';
 }

@@ -20,14 +20,17 @@
 import type { Clock } from '../ports/clock';
 import { StoreUnavailableError } from '../ports/errors';
 import type { CustomerEventDelivery } from './delivery-message';
-import type { CustomerEventQueue, EndpointHealth, EndpointHealthStore, EndpointKey, EndpointLease, LeaseHeld, OrganizationShareStore, WebhookTransport } from './delivery-ports';
-import {
-  callEndpoint,
-  deferDeliveries,
-  settleFailedCall,
-  type CallResult,
-  type DispatchResult,
-} from './delivery-settlement';
+import type {
+  CustomerEventQueue,
+  EndpointHealth,
+  EndpointHealthStore,
+  EndpointKey,
+  EndpointLease,
+  LeaseHeld,
+  OrganizationShareStore,
+  WebhookTransport,
+} from './delivery-ports';
+import { callEndpoint, deferDeliveries, settleFailedCall, type CallResult, type DispatchResult } from './delivery-settlement';
 import {
   admissionOf,
   breakerOpening,
@@ -129,7 +132,9 @@ async function admitAndDeliver(dependencies: DispatchDependencies, key: Endpoint
   // Every slot taken and no wait for one (a slow or likely dead endpoint's): re-queued on that one
   // read, so a busy endpoint's backlog going round the queue costs no registry or share read.
   if (slotsTaken(health, admission) && !waitsForSlot(health, admission, now.getTime())) {
-    return deferDeliveries(dependencies, key, group, 'endpoint-busy', (delivery) => busyDelaySeconds(health, now.getTime(), dependencies.random, delivery.deferrals));
+    return deferDeliveries(dependencies, key, group, 'endpoint-busy', (delivery) =>
+      busyDelaySeconds(health, now.getTime(), dependencies.random, delivery.deferrals),
+    );
   }
   // The organization's share is read alongside the endpoint: no extra round trip before the call.
   const [endpoint, share] = await Promise.all([
@@ -144,7 +149,9 @@ async function admitAndDeliver(dependencies: DispatchDependencies, key: Endpoint
   }
   const shareLease = await withOrganizationShare(dependencies, key, admitted, share.leases, now);
   if (!shareLease) {
-    return deferDeliveries(dependencies, key, group, 'organization-busy', (delivery) => busyDelaySeconds(admitted.health, now.getTime(), dependencies.random, delivery.deferrals));
+    return deferDeliveries(dependencies, key, group, 'organization-busy', (delivery) =>
+      busyDelaySeconds(admitted.health, now.getTime(), dependencies.random, delivery.deferrals),
+    );
   }
   let called: { calls: CallResult[]; waiting: readonly CustomerEventDelivery[]; held?: { ms: number; endedAt: Date } } | undefined;
   try {
@@ -178,7 +185,9 @@ async function withOrganizationShare(
   const expiresAt = new Date(now.getTime() + admitted.admission.leaseMs);
   const unused = () => dependencies.health.release(key, admitted.lease).catch(() => undefined);
   try {
-    const share = await guardHealth(() => takeShareLease(dependencies.health, dependencies.random, key.organizationId, shareLeases, dependencies.fairness, now, expiresAt));
+    const share = await guardHealth(() =>
+      takeShareLease(dependencies.health, dependencies.random, key.organizationId, shareLeases, dependencies.fairness, now, expiresAt),
+    );
     if (!share) await unused();
     return share;
   } catch (error) {

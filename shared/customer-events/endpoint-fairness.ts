@@ -155,11 +155,7 @@ export function breakerOpening(
  * How long the deliveries that waited behind a failed probe wait again when the breaker stays shut
  * (below the threshold): the endpoint's own backoff, from its failures in a row, at least a second.
  */
-export function probeFailedDelaySeconds(
-  failures: number,
-  settings: { backoffBaseMs: number; backoffCapMs: number },
-  random: () => number,
-): number {
+export function probeFailedDelaySeconds(failures: number, settings: { backoffBaseMs: number; backoffCapMs: number }, random: () => number): number {
   const ceilingMs = Math.min(settings.backoffCapMs, MAX_SQS_DELAY_SECONDS * 1000, settings.backoffBaseMs * 2 ** Math.min(Math.max(failures - 1, 0), 40));
   return Math.max(1, Math.floor((random() * ceilingMs) / 1000));
 }

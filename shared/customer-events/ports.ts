@@ -5,7 +5,20 @@
  * customer-events queue's consumer). Pure types: adapters implement them in shared/adapters/.
  */
 
-export const CUSTOMER_EVENT_TYPES = ['message.status', 'job.completed', 'message.received', 'template.status', 'template.updated', 'job.paused', 'campaign.started', 'campaign.completed', 'campaign.paused', 'message.replied', 'button.tapped', 'link.clicked'] as const;
+export const CUSTOMER_EVENT_TYPES = [
+  'message.status',
+  'job.completed',
+  'message.received',
+  'template.status',
+  'template.updated',
+  'job.paused',
+  'campaign.started',
+  'campaign.completed',
+  'campaign.paused',
+  'message.replied',
+  'button.tapped',
+  'link.clicked',
+] as const;
 export type SubscribableEventType = (typeof CUSTOMER_EVENT_TYPES)[number];
 /** `webhook.test` goes only to the endpoint it tests, whatever it subscribed to. */
 export type CustomerEventType = SubscribableEventType | 'webhook.test';

@@ -30,10 +30,18 @@ export const webhookAdminCommands: Readonly<Record<string, WebhookAdminCommand>>
     flags: [
       organizationFlag,
       { name: 'url', description: 'https URL of the receiver (http and loopback only in the local runtime)', required: true },
-      { name: 'events', description: 'Comma-separated event types: message.status,job.completed,message.received,template.status,template.updated,job.paused,campaign.started,campaign.completed', required: true },
+      {
+        name: 'events',
+        description:
+          'Comma-separated event types: message.status,job.completed,message.received,template.status,template.updated,job.paused,campaign.started,campaign.completed',
+        required: true,
+      },
     ],
     run: async (ports, flags) => {
-      const events = required(flags, 'events').split(',').map((type) => type.trim()).filter(Boolean);
+      const events = required(flags, 'events')
+        .split(',')
+        .map((type) => type.trim())
+        .filter(Boolean);
       const registration = parseRequest(endpointRegistrationSchema, { url: required(flags, 'url'), events }, 'flags');
       const { endpoint, secret } = await registerEndpoint(ports, { organizationId: required(flags, 'org') }, registration);
       return { ...viewOf(endpoint), secret, notice: 'Store this secret now: it is kept only encrypted and cannot be shown again.' };

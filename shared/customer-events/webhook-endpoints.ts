@@ -14,14 +14,7 @@ import {
   WebhookEndpointNotFoundError,
   WebhookManagementOutsideKeyScopeError,
 } from './errors';
-import type {
-  CustomerEvent,
-  CustomerEventLog,
-  CustomerEventPublisher,
-  HostResolver,
-  WebhookEndpoint,
-  WebhookEndpointRegistry,
-} from './ports';
+import type { CustomerEvent, CustomerEventLog, CustomerEventPublisher, HostResolver, WebhookEndpoint, WebhookEndpointRegistry } from './ports';
 import { reserveRedeliveries, type RedeliveryQuotaPorts } from './redelivery-quota';
 import type { EndpointRegistration, RedeliveryRequest } from './webhook-endpoint.schema';
 import { parseWebhookUrl, requirePublicHost, type WebhookUrlPolicy } from './webhook-url';
@@ -157,7 +150,10 @@ export async function redeliverEvents(
   request: RedeliveryRequest,
 ): Promise<{ queued: number }> {
   const endpoint = await endpointOf(ports.registry, manager, endpointId);
-  const events = 'eventId' in request ? [await oneLoggedEvent(ports.eventLog, manager.organizationId, request.eventId)] : await eventsInRange(ports.eventLog, manager.organizationId, request);
+  const events =
+    'eventId' in request
+      ? [await oneLoggedEvent(ports.eventLog, manager.organizationId, request.eventId)]
+      : await eventsInRange(ports.eventLog, manager.organizationId, request);
   const subscribed = events.filter((event) => (endpoint.events as readonly string[]).includes(event.type));
   await reserveRedeliveries(ports, manager.organizationId, subscribed.length, ports.clock.now());
   if (subscribed.length > 0) await ports.publisher.redeliver(endpoint, subscribed);

@@ -17,7 +17,8 @@ export const addressOptionsOf = (policy: WebhookUrlPolicy): AddressPolicyOptions
 
 /** The url as it will be called (normalized, fragment dropped), or InvalidWebhookUrlError naming the rule. */
 export function parseWebhookUrl(text: string, policy: WebhookUrlPolicy): URL {
-  if (text.length > MAX_WEBHOOK_URL_LENGTH) throw new InvalidWebhookUrlError(`url must be at most ${MAX_WEBHOOK_URL_LENGTH.toLocaleString('en-US')} characters`);
+  if (text.length > MAX_WEBHOOK_URL_LENGTH)
+    throw new InvalidWebhookUrlError(`url must be at most ${MAX_WEBHOOK_URL_LENGTH.toLocaleString('en-US')} characters`);
   let url: URL;
   try {
     url = new URL(text);
@@ -32,7 +33,8 @@ export function parseWebhookUrl(text: string, policy: WebhookUrlPolicy): URL {
   if (url.username !== '' || url.password !== '') throw new InvalidWebhookUrlError('url must not contain credentials (user:password@)');
   if (url.hostname === '') throw new InvalidWebhookUrlError('url must name a host');
   url.hash = '';
-  if (url.href.length > MAX_WEBHOOK_URL_LENGTH) throw new InvalidWebhookUrlError(`url must be at most ${MAX_WEBHOOK_URL_LENGTH.toLocaleString('en-US')} characters`);
+  if (url.href.length > MAX_WEBHOOK_URL_LENGTH)
+    throw new InvalidWebhookUrlError(`url must be at most ${MAX_WEBHOOK_URL_LENGTH.toLocaleString('en-US')} characters`);
   return url;
 }
 

@@ -17,7 +17,17 @@ import type { CallbackReference } from './callback-data';
 import type { CustomerEvent } from '../customer-events/ports';
 import { messageStatusEvent } from './delivery-customer-events';
 import { isFreeformJobId, priceServiceDelivery, type ServiceMessageCounter } from './service-tier';
-import type { AccountRefusalSink, LedgerApplyResult, LedgerDeliveryStore, LedgerLocation, OptOutRecorder, PhoneNumberOwner, ReplyAttribution, StatusEvent, UpstreamDeliveryStore } from './ports';
+import type {
+  AccountRefusalSink,
+  LedgerApplyResult,
+  LedgerDeliveryStore,
+  LedgerLocation,
+  OptOutRecorder,
+  PhoneNumberOwner,
+  ReplyAttribution,
+  StatusEvent,
+  UpstreamDeliveryStore,
+} from './ports';
 
 /** What the status part uses of the processor's ports (DeliveryEventPorts). */
 export interface StatusEventPorts {
@@ -118,7 +128,13 @@ export async function routeStatus(context: StatusBatchContext, phoneNumberId: st
   await applyUpstreamStatus(context, phoneNumberId, owner, await priceServiceDelivery(ports.serviceTier, phoneNumberId, event, false), reference);
 }
 
-async function applyUpstreamStatus(context: StatusBatchContext, phoneNumberId: string, owner: PhoneNumberOwner, event: StatusEvent, reference: CallbackReference | undefined): Promise<void> {
+async function applyUpstreamStatus(
+  context: StatusBatchContext,
+  phoneNumberId: string,
+  owner: PhoneNumberOwner,
+  event: StatusEvent,
+  reference: CallbackReference | undefined,
+): Promise<void> {
   const { ports, report } = context;
   const ids = { messageId: event.messageId, stage: event.stage, organizationId: owner.organizationId };
   if (!ports.upstream) {
@@ -189,7 +205,10 @@ async function afterLedgerEvent({ location, event, organizationId, phoneNumberId
 async function recordTouches(ports: StatusEventPorts, events: readonly LedgerEvent[], results: readonly LedgerApplyResult[]): Promise<void> {
   if (!ports.attribution) return;
   // `read` too: Meta skips `delivered` when both happen together; a read after the delivery keeps the delivery's touch (the store's rule).
-  const delivered = events.filter(({ event, batch }, position) => (event.stage === 'delivered' || event.stage === 'read') && (results[position] === 'applied' || (results[position] === 'unchanged' && batch.redelivered)));
+  const delivered = events.filter(
+    ({ event, batch }, position) =>
+      (event.stage === 'delivered' || event.stage === 'read') && (results[position] === 'applied' || (results[position] === 'unchanged' && batch.redelivered)),
+  );
   if (delivered.length === 0) return;
   const deliveries = delivered.map(({ location, event, campaignId, attributionWindowHours }) => ({
     location,

@@ -17,11 +17,20 @@ import type { UserPreferencesChange } from './user-preferences.schema';
  * await applyUserPreferences({ preferences: sink, log }, change, Promise.resolve({ organizationId: 'org_1' }));
  */
 export async function applyUserPreferences(
-  ports: { preferences?: MarketingPreferenceSink; attribution?: Pick<ReplyAttribution, 'stoppedMarketing'>; log: { info(message: string, attributes?: Record<string, unknown>): void; warn(message: string, attributes?: Record<string, unknown>): void } },
+  ports: {
+    preferences?: MarketingPreferenceSink;
+    attribution?: Pick<ReplyAttribution, 'stoppedMarketing'>;
+    log: { info(message: string, attributes?: Record<string, unknown>): void; warn(message: string, attributes?: Record<string, unknown>): void };
+  },
   change: UserPreferencesChange,
   owner: Promise<{ organizationId: string } | undefined>,
 ): Promise<void> {
-  const ids = { kind: 'user-preferences', wabaId: change.entryId, ...(change.phoneNumberId === undefined ? {} : { phoneNumberId: change.phoneNumberId }), count: change.preferences.length };
+  const ids = {
+    kind: 'user-preferences',
+    wabaId: change.entryId,
+    ...(change.phoneNumberId === undefined ? {} : { phoneNumberId: change.phoneNumberId }),
+    count: change.preferences.length,
+  };
   if (change.preferences.length === 0) return;
   const found = await owner;
   if (!found) {

@@ -16,7 +16,18 @@
  * Logs carry ids only, never a phone number or a message's text.
  */
 import { recordMetaLinkClicks, type MetaLinkClickPorts } from '../clicks/meta-link-clicks';
-import type { AccountRefusalSink, IdentityPairSink, InboundMessage, InboundMessageSink, LedgerDeliveryStore, OptOutRecorder, OwnerDirectory, PhoneNumberOwner, TemplateStatusSink, UpstreamDeliveryStore } from './ports';
+import type {
+  AccountRefusalSink,
+  IdentityPairSink,
+  InboundMessage,
+  InboundMessageSink,
+  LedgerDeliveryStore,
+  OptOutRecorder,
+  OwnerDirectory,
+  PhoneNumberOwner,
+  TemplateStatusSink,
+  UpstreamDeliveryStore,
+} from './ports';
 import type { MarketingPreferenceSink, ReplyAttribution } from './ports';
 import type { CustomerEvent } from '../customer-events/ports';
 import { ledgerEventTasks, publish, routeStatus, type SharedStatusContext, type StatusBatchContext } from './apply-status-events';
@@ -114,7 +125,12 @@ export interface WebhookBatchOutcome {
  *
  * @example const report = await applyWebhookBatch(ports, JSON.parse(message.body), new Date(message.receivedAt));
  */
-export async function applyWebhookBatch(ports: DeliveryEventPorts, body: unknown, receivedAt: Date, options: { redelivered?: boolean } = {}): Promise<WebhookBatchReport> {
+export async function applyWebhookBatch(
+  ports: DeliveryEventPorts,
+  body: unknown,
+  receivedAt: Date,
+  options: { redelivered?: boolean } = {},
+): Promise<WebhookBatchReport> {
   const [outcome] = await applyWebhookBatches(ports, [{ body, receivedAt, ...options }]);
   if (outcome!.failure) throw outcome!.failure.error;
   return outcome!.report;
@@ -171,7 +187,10 @@ export async function applyWebhookBatches(ports: DeliveryEventPorts, batches: re
         own.push(...messagesChangeTasks(context, change, owner));
       } else if (change.kind === 'user-preferences') {
         const { phoneNumberId } = change;
-        const owner = phoneNumberId === undefined ? cached(wabaOwners, change.entryId, () => ports.owners.ownerOfWaba(change.entryId)) : cached(phoneOwners, phoneNumberId, () => ports.owners.ownerOfPhoneNumberId(phoneNumberId));
+        const owner =
+          phoneNumberId === undefined
+            ? cached(wabaOwners, change.entryId, () => ports.owners.ownerOfWaba(change.entryId))
+            : cached(phoneOwners, phoneNumberId, () => ports.owners.ownerOfPhoneNumberId(phoneNumberId));
         own.push(() => applyUserPreferences(context.ports, change, owner));
       } else {
         const owner = cached(wabaOwners, change.wabaId, () => ports.owners.ownerOfWaba(change.wabaId));
@@ -213,12 +232,31 @@ function messagesChangeTasks(context: BatchContext, change: MessagesChange, owne
   };
   // One call per change (not per element): the contact book reads the pairs in one batch and writes only new ones.
   const pairs = ports.identities ? identityPairsOf(change) : [];
-  const pairTasks = pairs.length === 0 ? [] : [withOwner((found) => ports.identities!.recordPairs(found.organizationId, pairs, { recheck: context.redelivered }), () => undefined)];
+  const pairTasks =
+    pairs.length === 0
+      ? []
+      : [
+          withOwner(
+            (found) => ports.identities!.recordPairs(found.organizationId, pairs, { recheck: context.redelivered }),
+            () => undefined,
+          ),
+        ];
   const linkClicks = change.linkClicks ?? [];
   const clickTasks =
     linkClicks.length === 0 || !ports.clickCorrelations
       ? []
-      : [withOwner((found) => recordMetaLinkClicks({ correlations: ports.clickCorrelations!, events: ports.events, clock: { now: () => context.receivedAt } }, found.organizationId, change.phoneNumberId, linkClicks).then(() => undefined), unowned('link-click', {}))];
+      : [
+          withOwner(
+            (found) =>
+              recordMetaLinkClicks(
+                { correlations: ports.clickCorrelations!, events: ports.events, clock: { now: () => context.receivedAt } },
+                found.organizationId,
+                change.phoneNumberId,
+                linkClicks,
+              ).then(() => undefined),
+            unowned('link-click', {}),
+          ),
+        ];
   return [
     ...pairTasks,
     ...clickTasks,
@@ -232,18 +270,21 @@ function messagesChangeTasks(context: BatchContext, change: MessagesChange, owne
       ),
     ),
     ...change.messages.map((message) =>
-      withOwner(async (found) => {
-        if (!ports.inbound) {
-          ports.log.warn('dropped: no sink', { kind: 'inbound', messageId: message.messageId, organizationId: found.organizationId });
-          return;
-        }
-        await ports.inbound.recordInbound(found.organizationId, message);
-        // The organization may now reply to, react to or mark read this id through /upstream.
-        await ports.receivedIds?.recordReceivedMessageId(found.organizationId, found.wabaId, message.phoneNumberId, message.messageId);
-        await publish(context, found.organizationId, (now) => messageReceivedEvent(message, now));
-        await attribute(context, found.organizationId, message);
-        report.inbound += 1;
-      }, unowned('inbound', { messageId: message.messageId })),
+      withOwner(
+        async (found) => {
+          if (!ports.inbound) {
+            ports.log.warn('dropped: no sink', { kind: 'inbound', messageId: message.messageId, organizationId: found.organizationId });
+            return;
+          }
+          await ports.inbound.recordInbound(found.organizationId, message);
+          // The organization may now reply to, react to or mark read this id through /upstream.
+          await ports.receivedIds?.recordReceivedMessageId(found.organizationId, found.wabaId, message.phoneNumberId, message.messageId);
+          await publish(context, found.organizationId, (now) => messageReceivedEvent(message, now));
+          await attribute(context, found.organizationId, message);
+          report.inbound += 1;
+        },
+        unowned('inbound', { messageId: message.messageId }),
+      ),
     ),
   ];
 }
@@ -252,7 +293,11 @@ function messagesChangeTasks(context: BatchContext, change: MessagesChange, owne
 async function attribute(context: BatchContext, organizationId: string, message: InboundMessage): Promise<void> {
   const { attribution } = context.ports;
   if (!attribution) return;
-  const events = await attribution.inbound(organizationId, message, { jobOwnerOf: context.jobOwnerOf, redelivered: context.redelivered, receivedAt: context.receivedAt });
+  const events = await attribution.inbound(organizationId, message, {
+    jobOwnerOf: context.jobOwnerOf,
+    redelivered: context.redelivered,
+    receivedAt: context.receivedAt,
+  });
   for (const event of events) await publish(context, organizationId, () => event);
 }
 
@@ -262,7 +307,11 @@ async function applyTemplateChange(
   owner: Promise<{ organizationId: string } | undefined>,
 ): Promise<void> {
   const { ports, report } = context;
-  const ids = { wabaId: change.wabaId, templateId: change.update.templateId, ...(change.kind === 'template-status' ? { status: change.update.status } : { change: change.update.change }) };
+  const ids = {
+    wabaId: change.wabaId,
+    templateId: change.update.templateId,
+    ...(change.kind === 'template-status' ? { status: change.update.status } : { change: change.update.change }),
+  };
   const found = await owner;
   if (!found) {
     ports.log.warn('dropped: business account owned by no organization', { kind: 'template', ...ids });

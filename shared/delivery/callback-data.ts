@@ -14,9 +14,7 @@
  */
 export const MAX_CALLBACK_DATA_LENGTH = 512;
 
-export type CallbackReference =
-  | { kind: 'ledger'; jobId: string; chunkIndex: number; index: number }
-  | { kind: 'upstream-send'; sendId: string };
+export type CallbackReference = { kind: 'ledger'; jobId: string; chunkIndex: number; index: number } | { kind: 'upstream-send'; sendId: string };
 
 const ID = '[A-Za-z0-9_-]{1,64}';
 const LEDGER_PATTERN = new RegExp(`^b1:(${ID}):(\\d{1,5}):(\\d{1,5})$`);

@@ -44,7 +44,11 @@ export const pricingAttributeOf = (stage: EventStage): `${PricedStage}Pricing` |
  */
 export const normalisedCategory = (category: string): string =>
   // Any other character becomes `_` too: the category rides in the tally code (`~` separates its parts), whatever Meta writes.
-  category.trim().toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 64);
+  category
+    .trim()
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 64);
 
 /**
  * A string field of Meta's object, trimmed and lower-cased, any character but letters, digits and `_`
@@ -52,7 +56,13 @@ export const normalisedCategory = (category: string): string =>
  * else (absent, a number, an object) is absent.
  */
 const openString = (value: unknown): string | undefined =>
-  typeof value === 'string' && value.trim() !== '' ? value.trim().toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 64) : undefined;
+  typeof value === 'string' && value.trim() !== ''
+    ? value
+        .trim()
+        .toLowerCase()
+        .replace(/[^a-z0-9_]/g, '_')
+        .slice(0, 64)
+    : undefined;
 
 /**
  * Whether a message Meta priced without `billable` is billed: every `free_…` type is free, and so is a
@@ -71,7 +81,13 @@ export const billableOf = (type: string, subtype?: string): boolean => !type.sta
  * @example pricingOf({ billable: true, pricing_model: 'PMP', type: 'regular', category: 'marketing' })
  * // { category: 'marketing', type: 'regular', billable: true, pricingModel: 'PMP' }
  */
-export function pricingOf(raw: { billable?: unknown; pricing_model?: unknown; type?: unknown; category?: unknown; subtype?: unknown }): MessagePricing | undefined {
+export function pricingOf(raw: {
+  billable?: unknown;
+  pricing_model?: unknown;
+  type?: unknown;
+  category?: unknown;
+  subtype?: unknown;
+}): MessagePricing | undefined {
   const category = openString(raw.category);
   if (category === undefined) return undefined;
   const type = openString(raw.type) ?? 'regular';

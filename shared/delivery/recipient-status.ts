@@ -30,10 +30,32 @@
  *   never sent, so no event can follow; neither sent, failed nor pending in the summary.
  */
 import { countWaitingCode, type WaitingCounts } from './waiting-codes';
-import { addPricing, effectivePricing, pricingAttributeOf, emptyPricingCounts, pricingSuffix, splitPricedCode, type MessagePricing, type PricingCounts, type PricingFacts } from './message-pricing';
+import {
+  addPricing,
+  effectivePricing,
+  pricingAttributeOf,
+  emptyPricingCounts,
+  pricingSuffix,
+  splitPricedCode,
+  type MessagePricing,
+  type PricingCounts,
+  type PricingFacts,
+} from './message-pricing';
 
 /** WAITING: not claimed yet, held for the recipient's send window or the frequency cap (a waiting tally code, list-recipients.ts); a kind of pending. */
-export const RECIPIENT_STATUSES = ['PENDING', 'SENT', 'DELIVERED', 'READ', 'FAILED', 'UNKNOWN', 'UNCONFIRMED', 'CANCELLED', 'HELD', 'HELD_OUT', 'WAITING'] as const;
+export const RECIPIENT_STATUSES = [
+  'PENDING',
+  'SENT',
+  'DELIVERED',
+  'READ',
+  'FAILED',
+  'UNKNOWN',
+  'UNCONFIRMED',
+  'CANCELLED',
+  'HELD',
+  'HELD_OUT',
+  'WAITING',
+] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 
 export type DeliveryStage = 'sent' | 'delivered' | 'read' | 'failed';
@@ -59,7 +81,12 @@ export interface SendOutcome {
 
 export const DEFAULT_UNCONFIRMED_AFTER_MS = 24 * 3600 * 1000;
 
-export function recipientStatusOf(outcome: SendOutcome | undefined, facts: DeliveryFacts, now: Date, unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS): RecipientStatus {
+export function recipientStatusOf(
+  outcome: SendOutcome | undefined,
+  facts: DeliveryFacts,
+  now: Date,
+  unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS,
+): RecipientStatus {
   if (outcome?.status === 'FAILED') return 'FAILED';
   if (outcome?.status === 'CANCELLED') return 'CANCELLED';
   if (outcome?.status === 'HELD_OUT') return 'HELD_OUT';
@@ -234,8 +261,20 @@ export interface DeliveryCounts {
   waiting?: WaitingCounts;
 }
 
-
-export const emptyDeliveryCounts = (): DeliveryCounts => ({ sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, unconfirmed: 0, cancelled: 0, held: 0, heldOut: 0, failuresByReason: {}, accounted: 0, pricing: emptyPricingCounts() });
+export const emptyDeliveryCounts = (): DeliveryCounts => ({
+  sent: 0,
+  delivered: 0,
+  read: 0,
+  failed: 0,
+  unknown: 0,
+  unconfirmed: 0,
+  cancelled: 0,
+  held: 0,
+  heldOut: 0,
+  failuresByReason: {},
+  accounted: 0,
+  pricing: emptyPricingCounts(),
+});
 
 /** Adds one recipient's tally code to the counts. */
 export function countTallyCode(counts: DeliveryCounts, stored: TallyCode, now: Date, unconfirmedAfterMs = DEFAULT_UNCONFIRMED_AFTER_MS): void {

@@ -79,7 +79,12 @@ export interface ServiceMessageCounter {
  *
  * @example const priced = await priceServiceDelivery(counter, '1065…', event, isFreeformJobId(jobId));
  */
-export async function priceServiceDelivery(counter: ServiceMessageCounter | undefined, phoneNumberId: string, event: StatusEvent, freeformJob: boolean): Promise<StatusEvent> {
+export async function priceServiceDelivery(
+  counter: ServiceMessageCounter | undefined,
+  phoneNumberId: string,
+  event: StatusEvent,
+  freeformJob: boolean,
+): Promise<StatusEvent> {
   if (!counter || !countsAsServiceDelivery(event, freeformJob)) return event;
   const { ordinal } = await counter.countDelivery(phoneNumberId, serviceMonthOf(event.timestamp), event.messageId);
   return event.pricing || event.stage !== 'delivered' ? event : { ...event, pricing: serviceTierPricing(ordinal) };

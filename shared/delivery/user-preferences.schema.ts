@@ -52,7 +52,12 @@ const problemOf = (issues: readonly v.BaseIssue<unknown>[]): string =>
  * readUserPreferencesChange('waba_1', { metadata: { phone_number_id: 'pn_1' }, user_preferences: [{ user_id: 'US.1', category: 'marketing_messages', value: 'stop', timestamp: '1767225600' }] }, 'entry[0].changes[0].value', []);
  * // { kind: 'user-preferences', entryId: 'waba_1', phoneNumberId: 'pn_1', preferences: [{ userId: 'US.1', value: 'stop', timestamp: new Date('2026-01-01T00:00:00Z') }] }
  */
-export function readUserPreferencesChange(entryId: string, rawValue: unknown, at: string, skipped: Array<{ at: string; problem: string }>): UserPreferencesChange | undefined {
+export function readUserPreferencesChange(
+  entryId: string,
+  rawValue: unknown,
+  at: string,
+  skipped: Array<{ at: string; problem: string }>,
+): UserPreferencesChange | undefined {
   const value = v.safeParse(valueSchema, rawValue);
   if (!value.success) {
     skipped.push({ at, problem: problemOf(value.issues) });

@@ -15,7 +15,13 @@ import { pricingOf } from './message-pricing';
 import { profilesOf } from './webhook-contacts';
 import type { InboundMessage, StatusEvent } from './ports';
 import { readUserPreferencesChange, USER_PREFERENCES_FIELD, type UserPreferencesChange } from './user-preferences.schema';
-import { readTemplateChange, TEMPLATE_CHANGE_FIELDS, type TemplateAttributeChange, type TemplateChangeField, type TemplateStatusChange } from './template-events.schema';
+import {
+  readTemplateChange,
+  TEMPLATE_CHANGE_FIELDS,
+  type TemplateAttributeChange,
+  type TemplateChangeField,
+  type TemplateStatusChange,
+} from './template-events.schema';
 
 export type { TemplateAttributeChange, TemplateStatusChange } from './template-events.schema';
 export type { UserPreferencesChange } from './user-preferences.schema';
@@ -50,7 +56,13 @@ const pricingSchema = v.looseObject({
  * message listened to, 2025-11) implies it was read, so it counts with read. Any other value
  * (a status Meta adds later) is ignored: not recorded, not skipped, no warning.
  */
-const RECORDED_STATUSES: Readonly<Record<string, StatusEvent['stage']>> = { sent: 'sent', delivered: 'delivered', read: 'read', played: 'read', failed: 'failed' };
+const RECORDED_STATUSES: Readonly<Record<string, StatusEvent['stage']>> = {
+  sent: 'sent',
+  delivered: 'delivered',
+  read: 'read',
+  played: 'read',
+  failed: 'failed',
+};
 const stageOfStatus = (status: string): StatusEvent['stage'] | undefined => (Object.hasOwn(RECORDED_STATUSES, status) ? RECORDED_STATUSES[status] : undefined);
 
 const statusSchema = v.looseObject({
@@ -202,7 +214,12 @@ export function parseWebhookBody(body: unknown, receivedAt: Date): ParsedWebhook
         const standby = parseMessagesValue(entry.output.id, change.output.value, `${at}.value`, parsed.skipped);
         if (standby) parsed.changes.push({ ...standby, standby: true, messages: standby.messages.map((message) => ({ ...message, standby: true })) });
       } else if ((TEMPLATE_CHANGE_FIELDS as readonly string[]).includes(change.output.field)) {
-        const reading = readTemplateChange(change.output.field as TemplateChangeField, change.output.value, entry.output.id, dateOfEntryTime(entry.output.time, receivedAt));
+        const reading = readTemplateChange(
+          change.output.field as TemplateChangeField,
+          change.output.value,
+          entry.output.id,
+          dateOfEntryTime(entry.output.time, receivedAt),
+        );
         if ('issues' in reading) parsed.skipped.push({ at: `${at}.value`, problem: problemOf(reading.issues) });
         else if ('ignored' in reading) parsed.ignored += 1;
         else parsed.changes.push(reading.change);
@@ -222,7 +239,8 @@ export function parseWebhookBody(body: unknown, receivedAt: Date): ParsedWebhook
  * message's (`interactive.button_reply`: `{ id, title }`, the id being the payload we gave).
  */
 function tappedButtonOf(button: { text?: string; payload?: string } | undefined, reply: { id?: string; title?: string } | undefined): InboundMessage['button'] {
-  if (button && (button.payload !== undefined || button.text !== undefined)) return { payload: button.payload ?? button.text ?? '', text: button.text ?? button.payload ?? '' };
+  if (button && (button.payload !== undefined || button.text !== undefined))
+    return { payload: button.payload ?? button.text ?? '', text: button.text ?? button.payload ?? '' };
   if (reply && (reply.id !== undefined || reply.title !== undefined)) return { payload: reply.id ?? reply.title ?? '', text: reply.title ?? reply.id ?? '' };
   return undefined;
 }
@@ -234,7 +252,14 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
     return undefined;
   }
   const { metadata } = value.output;
-  const change: MessagesChange = { kind: 'messages', entryId, phoneNumberId: metadata.phone_number_id, statuses: [], messages: [], systemErrors: value.output.errors.length };
+  const change: MessagesChange = {
+    kind: 'messages',
+    entryId,
+    phoneNumberId: metadata.phone_number_id,
+    statuses: [],
+    messages: [],
+    systemErrors: value.output.errors.length,
+  };
   const linkClicks = metaLinkClicksOf(rawValue);
   if (linkClicks.length > 0) change.linkClicks = linkClicks;
 
@@ -306,4 +331,3 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
   });
   return change;
 }
-

@@ -179,7 +179,12 @@ const mappings: Readonly<Record<string, Mapping>> = {
   INVALID_PERSON_TOKEN: { statusCode: 401, code: 'UNAUTHORIZED' },
   ROLE_NOT_ALLOWED: { statusCode: 403, code: 'ROLE_NOT_ALLOWED' },
   PERSON_NOT_ALLOWED: { statusCode: 403, code: 'PERSON_NOT_ALLOWED' },
-  IDENTITY_PROVIDER_UNAVAILABLE: { statusCode: 503, code: 'IDENTITY_PROVIDER_UNAVAILABLE', message: 'The identity provider did not answer; retry with backoff', retryAfterHeaderSeconds: 5 },
+  IDENTITY_PROVIDER_UNAVAILABLE: {
+    statusCode: 503,
+    code: 'IDENTITY_PROVIDER_UNAVAILABLE',
+    message: 'The identity provider did not answer; retry with backoff',
+    retryAfterHeaderSeconds: 5,
+  },
   ORGANIZATION_CHOICE_REQUIRED: { statusCode: 400, code: 'ORGANIZATION_CHOICE_REQUIRED' },
   PERSON_NOT_FOUND: { statusCode: 404, code: 'PERSON_NOT_FOUND' },
   LAST_ADMIN: { statusCode: 409, code: 'LAST_ADMIN' },
@@ -259,8 +264,7 @@ function describeMappedError(error: unknown, surface: SurfaceName): ErrorDescrip
   return {
     statusCode: mapping.statusCode,
     code: mapping.code,
-    message:
-      mapping.surfaceMessages?.[surface] ?? (exposeOwnMessage ? error.message : (mapping.message ?? GENERIC_SERVER_ERROR.message)),
+    message: mapping.surfaceMessages?.[surface] ?? (exposeOwnMessage ? error.message : (mapping.message ?? GENERIC_SERVER_ERROR.message)),
     retryAfterSeconds: mapping.retryAfterFromError && typeof coded.retryAfterSeconds === 'number' ? coded.retryAfterSeconds : undefined,
     retryAfterHeaderSeconds: mapping.retryAfterHeaderSeconds,
     upstream: mapping.passesGraphError && coded.graphError ? contractErrorOf(coded.graphError) : undefined,

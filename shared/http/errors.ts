@@ -12,11 +12,7 @@ export class UnsupportedContentTypeError extends Error {
   override readonly name = 'UnsupportedContentTypeError';
   readonly code = 'UNSUPPORTED_CONTENT_TYPE';
   constructor(contentType: string | undefined) {
-    super(
-      contentType
-        ? `Content-Type ${contentType} is not supported; send application/json`
-        : 'Content-Type header is missing; send application/json',
-    );
+    super(contentType ? `Content-Type ${contentType} is not supported; send application/json` : 'Content-Type header is missing; send application/json');
   }
 }
 

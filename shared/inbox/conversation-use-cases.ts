@@ -50,10 +50,7 @@ export interface CreateConversationInput {
  * or returns the one already open between them (`created: false`): opening is idempotent, so a
  * retried POST never fails or duplicates.
  */
-export async function createConversation(
-  ports: ConversationPorts,
-  input: CreateConversationInput,
-): Promise<{ conversation: Conversation; created: boolean }> {
+export async function createConversation(ports: ConversationPorts, input: CreateConversationInput): Promise<{ conversation: Conversation; created: boolean }> {
   const senders = await ports.senders.listSenderPhoneNumbers(input.organizationId);
   if (!senders.includes(input.senderPhoneNumber)) throw new SenderNotFoundError(input.senderPhoneNumber);
   await getContact(ports, input.organizationId, input.contactId);
@@ -120,4 +117,3 @@ export async function listConversations(
   const result = await ports.inbox.listConversations(input.organizationId, input.filter, windowOf(input));
   return { ...result, page: input.page, pageSize: input.pageSize };
 }
-

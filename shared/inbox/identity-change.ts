@@ -61,7 +61,12 @@ export async function applyIdentityChange(ports: IdentityChangePorts, change: Id
   return { optedOut };
 }
 
-async function carryOptOut(ports: Pick<OptOutPorts, 'optOuts' | 'clock'>, organizationId: string, previousIds: readonly string[], currentIds: readonly string[]): Promise<boolean> {
+async function carryOptOut(
+  ports: Pick<OptOutPorts, 'optOuts' | 'clock'>,
+  organizationId: string,
+  previousIds: readonly string[],
+  currentIds: readonly string[],
+): Promise<boolean> {
   const records = await Promise.all(previousIds.map(async (id) => (await ports.optOuts.updateOptOut(organizationId, id, (record) => record)).before));
   const changeFor = carriedChangeOf(records, ports.clock.now().toISOString());
   if (!changeFor) return false;
@@ -69,13 +74,19 @@ async function carryOptOut(ports: Pick<OptOutPorts, 'optOuts' | 'clock'>, organi
   return records.some(isOptedOut);
 }
 
-async function rekeyContact(ports: IdentityChangePorts, organizationId: string, previousIds: readonly string[], current: IdentityChange['current']): Promise<void> {
+async function rekeyContact(
+  ports: IdentityChangePorts,
+  organizationId: string,
+  previousIds: readonly string[],
+  current: IdentityChange['current'],
+): Promise<void> {
   // Only the BSUID and the number are claimed for contacts; a parent BSUID never is.
   const contact = await existingContactOf({ inbox: ports.inbox }, organizationId, previousIds);
   if (!contact) return;
   const identity: ContactIdentity = { replace: true };
   if (await claimFor({ inbox: ports.inbox, clock: ports.clock }, contact, current.userId)) identity.userId = current.userId;
-  if (current.phoneNumber !== undefined && (await claimFor({ inbox: ports.inbox, clock: ports.clock }, contact, current.phoneNumber))) identity.phoneNumber = current.phoneNumber;
+  if (current.phoneNumber !== undefined && (await claimFor({ inbox: ports.inbox, clock: ports.clock }, contact, current.phoneNumber)))
+    identity.phoneNumber = current.phoneNumber;
   if (identity.userId === undefined && identity.phoneNumber === undefined) return;
   if (contact.userId === identity.userId && (identity.phoneNumber === undefined || contact.phoneNumber === identity.phoneNumber)) return;
   await ports.inbox.addContactIdentity(organizationId, contact.contactId, identity, ports.clock.now().toISOString());

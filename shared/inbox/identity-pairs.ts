@@ -95,10 +95,18 @@ function newestPairs(pairs: readonly IdentityPair[]): IdentityPair[] {
  * @example
  * await learnPairs(ports, 'org_1', [{ phoneNumber: '447700900123', userId: 'GB.1', at: '2026-05-04T08:00:00.000Z' }]); // 1, then 0 again
  */
-export async function learnPairs(ports: IdentityPairPorts, organizationId: string, pairs: readonly IdentityPair[], options: { recheck?: boolean } = {}): Promise<number> {
+export async function learnPairs(
+  ports: IdentityPairPorts,
+  organizationId: string,
+  pairs: readonly IdentityPair[],
+  options: { recheck?: boolean } = {},
+): Promise<number> {
   const candidates = newestPairs(pairs);
   if (candidates.length === 0) return 0;
-  const stored = await ports.contactBook.pairsOf(organizationId, candidates.flatMap((pair) => [pair.phoneNumber, pair.userId]));
+  const stored = await ports.contactBook.pairsOf(
+    organizationId,
+    candidates.flatMap((pair) => [pair.phoneNumber, pair.userId]),
+  );
   let recorded = 0;
   const learn = async (pair: IdentityPair): Promise<void> => {
     const underBsuid = stored.get(pair.userId);

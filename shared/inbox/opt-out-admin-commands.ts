@@ -24,7 +24,8 @@ function required(flags: OptOutAdminFlags, name: string): string {
 }
 
 /** The number as the v1 API takes it (8 to 15 digits, country code included), its rule named after the flag. */
-const phoneNumberOf = (flags: OptOutAdminFlags): string => parseRequest(createOptOutSchema, { phoneNumber: required(flags, 'phone-number') }, 'flags').phoneNumber;
+const phoneNumberOf = (flags: OptOutAdminFlags): string =>
+  parseRequest(createOptOutSchema, { phoneNumber: required(flags, 'phone-number') }, 'flags').phoneNumber;
 
 const flags = [
   { name: 'org', description: 'Organization id (org_…)', required: true },
@@ -57,7 +58,11 @@ export const isOptOutAdminCommand = (name: string): boolean => Object.hasOwn(opt
  * await runOptOutAdminCommand(services.inbox, 'add-opt-out', { org: 'org_1', 'phone-number': '447700900123' });
  * // { optOut: { phoneNumber: '447700900123', source: 'operator', createdAt: '…' }, created: true }
  */
-export async function runOptOutAdminCommand(services: Pick<InboxServices, 'addOptOut' | 'removeOptOut'>, name: string, values: OptOutAdminFlags): Promise<unknown> {
+export async function runOptOutAdminCommand(
+  services: Pick<InboxServices, 'addOptOut' | 'removeOptOut'>,
+  name: string,
+  values: OptOutAdminFlags,
+): Promise<unknown> {
   const command = optOutAdminCommands[name];
   if (!command) throw new RequestValidationError(`Unknown command "${name}"`);
   const known = new Set(command.flags.map((flag) => flag.name));

@@ -98,11 +98,21 @@ export function withOptOutRemoved(current: OptOutRecord | undefined): OptOutReco
  * const stopped = withKeywordApplied(undefined, { kind: 'stop', phoneNumber: '447700900123', at: '2026-03-01T09:00:00.000Z', now: '2026-03-01T09:00:02.000Z' });
  * withKeywordApplied(stopped, { kind: 'start', phoneNumber: '447700900123', at: '2026-03-01T08:59:00.000Z', now: '2026-03-01T09:00:03.000Z' }) === stopped; // true: older
  */
-export function withKeywordApplied(current: OptOutRecord | undefined, keyword: { kind: KeywordKind; phoneNumber: string; at: string; now: string }): OptOutRecord {
+export function withKeywordApplied(
+  current: OptOutRecord | undefined,
+  keyword: { kind: KeywordKind; phoneNumber: string; at: string; now: string },
+): OptOutRecord {
   if (current?.keywordAt !== undefined && current.keywordAt >= keyword.at) return current;
   if (keyword.kind === 'stop') {
     if (isOptedOut(current)) return { ...current, keywordAt: keyword.at };
-    return { ...keywordTimeOf(current), state: 'opted-out', phoneNumber: keyword.phoneNumber, source: 'keyword', createdAt: keyword.now, keywordAt: keyword.at };
+    return {
+      ...keywordTimeOf(current),
+      state: 'opted-out',
+      phoneNumber: keyword.phoneNumber,
+      source: 'keyword',
+      createdAt: keyword.now,
+      keywordAt: keyword.at,
+    };
   }
   if (isOptedOut(current) && current.source !== 'keyword') return { ...current, keywordAt: keyword.at };
   return { ...keywordTimeOf(current), state: 'opted-in', phoneNumber: current?.phoneNumber ?? keyword.phoneNumber, keywordAt: keyword.at };
@@ -127,7 +137,10 @@ const liftedByResume: ReadonlySet<OptOutSource> = new Set(['user-preference', 'w
  * // { state: 'opted-out', phoneNumber: 'US.1', source: 'user-preference', createdAt: '2026-11-01T09:00:02.000Z', preferenceAt: '2026-11-01T09:00:00.000Z' }
  * withPreferenceApplied(stopped, { value: 'resume', phoneNumber: 'US.1', at: '2026-11-02T09:00:00.000Z', now: 'T' }); // { state: 'opted-in', phoneNumber: 'US.1', preferenceAt: '2026-11-02T09:00:00.000Z' }
  */
-export function withPreferenceApplied(current: OptOutRecord | undefined, preference: { value: PreferenceValue; phoneNumber: string; at: string; now: string }): OptOutRecord {
+export function withPreferenceApplied(
+  current: OptOutRecord | undefined,
+  preference: { value: PreferenceValue; phoneNumber: string; at: string; now: string },
+): OptOutRecord {
   if (current?.preferenceAt !== undefined && current.preferenceAt >= preference.at) return current;
   if (preference.value === 'stop') {
     const added = withOptOutAdded(current, { phoneNumber: preference.phoneNumber, source: 'user-preference', now: preference.now });

@@ -91,8 +91,11 @@ export async function addOptOut(
   input: { organizationId: string; phoneNumber: string; source: OptOutSource },
 ): Promise<{ optOut: OptOut; created: boolean }> {
   const now = ports.clock.now().toISOString();
-  const { before, after } = await updateFollowingPair(ports, input.organizationId, input.phoneNumber, (key) => (current) =>
-    withOptOutAdded(current, { phoneNumber: key, source: input.source, now }),
+  const { before, after } = await updateFollowingPair(
+    ports,
+    input.organizationId,
+    input.phoneNumber,
+    (key) => (current) => withOptOutAdded(current, { phoneNumber: key, source: input.source, now }),
   );
   if (!isOptedOut(after)) throw new TypeError('An added opt-out must be on the list');
   return { optOut: optOutOf(after), created: !isOptedOut(before) };
@@ -129,10 +132,19 @@ export interface OptOutKeywords {
 }
 
 export const defaultOptOutKeywords: readonly string[] = [
-  'STOP', 'STOPALL', 'UNSUBSCRIBE', 'CANCEL', 'END', 'QUIT', // English
-  'ARRET', 'ARRÊT', // French
-  'BAJA', 'PARAR', 'ALTO', // Spanish, Portuguese
-  'STOPP', 'ABMELDEN', // German
+  'STOP',
+  'STOPALL',
+  'UNSUBSCRIBE',
+  'CANCEL',
+  'END',
+  'QUIT', // English
+  'ARRET',
+  'ARRÊT', // French
+  'BAJA',
+  'PARAR',
+  'ALTO', // Spanish, Portuguese
+  'STOPP',
+  'ABMELDEN', // German
   'DESCADASTRAR', // Portuguese (Brazil)
 ]; // prettier-ignore
 export const defaultOptInKeywords: readonly string[] = ['START', 'UNSTOP', 'SUBSCRIBE', 'ALTA', 'INICIAR'];
@@ -170,7 +182,12 @@ export async function applyOptOutKeyword(
   const kind = kindOf(keywords, input.text);
   if (kind === undefined) return 'none';
   const keyword = { kind, at: input.sentAt.toISOString(), now: ports.clock.now().toISOString() };
-  await updateFollowingPair(ports, input.organizationId, input.phoneNumber, (key) => (current) => withKeywordApplied(current, { ...keyword, phoneNumber: key }));
+  await updateFollowingPair(
+    ports,
+    input.organizationId,
+    input.phoneNumber,
+    (key) => (current) => withKeywordApplied(current, { ...keyword, phoneNumber: key }),
+  );
   return kind === 'stop' ? 'opted-out' : 'opted-in';
 }
 
@@ -190,6 +207,11 @@ export async function applyMarketingPreference(
 ): Promise<void> {
   const preference = { value: input.value, at: input.at.toISOString(), now: ports.clock.now().toISOString() };
   for (const key of new Set(input.keys)) {
-    await updateFollowingPair(ports, input.organizationId, key, (paired) => (current) => withPreferenceApplied(current, { ...preference, phoneNumber: paired }));
+    await updateFollowingPair(
+      ports,
+      input.organizationId,
+      key,
+      (paired) => (current) => withPreferenceApplied(current, { ...preference, phoneNumber: paired }),
+    );
   }
 }

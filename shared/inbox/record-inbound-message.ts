@@ -71,7 +71,8 @@ const contactNameOf = (record: InboundMessageRecord): string => {
 };
 
 /** The sender's recipient keys, the BSUID first (it is in every webhook since April 2026; the number may be withheld). */
-const keysOf = (record: InboundMessageRecord): string[] => [record.customerUserId, record.customerPhoneNumber].filter((key): key is string => key !== undefined);
+const keysOf = (record: InboundMessageRecord): string[] =>
+  [record.customerUserId, record.customerPhoneNumber].filter((key): key is string => key !== undefined);
 
 async function whilePending<T>(ports: RecordInboundPorts, what: 'contact' | 'conversation', attempt: () => Promise<T | 'pending'>): Promise<T> {
   for (let round = 0; ; round += 1) {
@@ -145,7 +146,8 @@ export async function claimFor(ports: Pick<RecordInboundPorts, 'inbox' | 'clock'
  */
 async function withIdentityOf(ports: RecordInboundPorts, record: InboundMessageRecord, contact: Contact): Promise<Contact> {
   const identity: ContactIdentity = {};
-  if (record.customerUserId !== undefined && contact.userId === undefined && (await claimFor(ports, contact, record.customerUserId))) identity.userId = record.customerUserId;
+  if (record.customerUserId !== undefined && contact.userId === undefined && (await claimFor(ports, contact, record.customerUserId)))
+    identity.userId = record.customerUserId;
   if (record.customerPhoneNumber !== undefined && contact.phoneNumber === null && (await claimFor(ports, contact, record.customerPhoneNumber))) {
     identity.phoneNumber = record.customerPhoneNumber;
   }
@@ -179,6 +181,11 @@ export async function recordInboundMessage(ports: RecordInboundPorts, record: In
   const contact = await contactOf(ports, record);
   const conversation = await openConversationOf(ports, record, contact);
   if (!conversation) return { contact, recorded: false };
-  const recorded = await ports.inbox.recordInboundAt(record.organizationId, conversation.conversationId, record.sentAt.toISOString(), ports.clock.now().toISOString());
+  const recorded = await ports.inbox.recordInboundAt(
+    record.organizationId,
+    conversation.conversationId,
+    record.sentAt.toISOString(),
+    ports.clock.now().toISOString(),
+  );
   return { contact, conversation, recorded };
 }

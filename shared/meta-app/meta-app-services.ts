@@ -1,6 +1,13 @@
 /** The Meta app use cases bound to their ports: what the operators' side (admin CLI, demo seed, tests) calls. */
 import { MetaEventsReplayNotConfiguredError } from './errors';
-import { configureMetaApp, describeMetaApp, loadMetaAppSecrets, type ConfigureMetaAppInput, type MetaAppSecretPorts, type MetaAppStatus } from './meta-app-settings';
+import {
+  configureMetaApp,
+  describeMetaApp,
+  loadMetaAppSecrets,
+  type ConfigureMetaAppInput,
+  type MetaAppSecretPorts,
+  type MetaAppStatus,
+} from './meta-app-settings';
 import type { MetaAppSecretSource, MetaEventsDeadLetters } from './ports';
 
 export interface MetaAppServices {

@@ -75,7 +75,14 @@ async function contactsAudience(ports: AudienceMemberSourcePorts, organizationId
     ports.inbox.readContacts(organizationId, { limit: 1 }),
   ]);
   const now = ports.clock.now().toISOString();
-  return { audienceId: CONTACTS_AUDIENCE_ID, organizationId, name: CONTACTS_AUDIENCE_ID, memberCount: total, createdAt: oldest.contacts[0]?.createdAt ?? now, updatedAt: now };
+  return {
+    audienceId: CONTACTS_AUDIENCE_ID,
+    organizationId,
+    name: CONTACTS_AUDIENCE_ID,
+    memberCount: total,
+    createdAt: oldest.contacts[0]?.createdAt ?? now,
+    updatedAt: now,
+  };
 }
 
 /**

@@ -47,16 +47,23 @@ export class InboxInboundMessageSink implements InboundMessageSink {
     // Under each identity the message names (its BSUID, its number); each also follows its pair.
     if (this.optOuts) {
       for (const key of [message.fromUserId, message.from]) {
-        if (key !== undefined) await applyOptOutKeyword(this.optOuts.ports, this.optOuts.keywords, { organizationId, phoneNumber: key, text: message.text, sentAt });
+        if (key !== undefined)
+          await applyOptOutKeyword(this.optOuts.ports, this.optOuts.keywords, { organizationId, phoneNumber: key, text: message.text, sentAt });
       }
     }
   }
 
   private async applyIdentityChange(organizationId: string, change: NonNullable<InboundMessage['userIdChange']>): Promise<void> {
     const { userId, phoneNumber, parentUserId, previousUserId, previousParentUserId, previousPhoneNumber } = change;
-    const defined = <T extends Record<string, string | undefined>>(ids: T) => Object.fromEntries(Object.entries(ids).filter(([, id]) => id !== undefined)) as { [K in keyof T]?: string };
+    const defined = <T extends Record<string, string | undefined>>(ids: T) =>
+      Object.fromEntries(Object.entries(ids).filter(([, id]) => id !== undefined)) as { [K in keyof T]?: string };
     await applyIdentityChange(
-      { inbox: this.ports.inbox, clock: this.ports.clock, ...(this.optOuts ? { optOuts: this.optOuts.ports.optOuts } : {}), ...(this.ports.contactBook ? { contactBook: this.ports.contactBook } : {}) },
+      {
+        inbox: this.ports.inbox,
+        clock: this.ports.clock,
+        ...(this.optOuts ? { optOuts: this.optOuts.ports.optOuts } : {}),
+        ...(this.ports.contactBook ? { contactBook: this.ports.contactBook } : {}),
+      },
       {
         organizationId,
         previous: defined({ userId: previousUserId, parentUserId: previousParentUserId, phoneNumber: previousPhoneNumber }),
@@ -65,4 +72,3 @@ export class InboxInboundMessageSink implements InboundMessageSink {
     );
   }
 }
-

@@ -1,14 +1,19 @@
 /** Success answers of the `/api-keys` routes (docs/PEOPLE.md "API keys"), in the broadcast envelope. */
 import { arrayOf, json, obj, str, type JsonSchema, type SuccessResponse } from './schema-builders';
 
-const broadcastEnvelope = (data: JsonSchema, statusCode: number): JsonSchema => obj({ status: { const: true }, status_code: { const: statusCode }, message: str, data });
+const broadcastEnvelope = (data: JsonSchema, statusCode: number): JsonSchema =>
+  obj({ status: { const: true }, status_code: { const: statusCode }, message: str, data });
 const envelopeExample = (statusCode: number, message: string, data: unknown) => ({ status: true, status_code: statusCode, message, data });
 
 const apiKey = obj(
   {
     credentialId: str,
     boundPhoneNumber: { ...str, description: 'The one sender number the key may use; absent for a key of the whole organization' },
-    origin: { type: 'string', enum: ['operator', 'organization-admin', 'generate-key'], description: 'Who issued it: an operator, the organization (`POST /api-keys`), or the public generate-key operation' },
+    origin: {
+      type: 'string',
+      enum: ['operator', 'organization-admin', 'generate-key'],
+      description: 'Who issued it: an operator, the organization (`POST /api-keys`), or the public generate-key operation',
+    },
     createdAt: str,
     revokedAt: str,
     expiresAt: str,
@@ -41,7 +46,11 @@ export const apiKeySuccesses: Readonly<Record<string, SuccessResponse[]>> = {
       description: 'The new key; store `apiKey` now, it is not shown again',
       content: json(
         broadcastEnvelope(created, 201),
-        envelopeExample(201, 'API key created; store it now, it is not shown again', { credentialId: example.credentialId, apiKey: 'wbk_…', createdAt: example.createdAt }),
+        envelopeExample(201, 'API key created; store it now, it is not shown again', {
+          credentialId: example.credentialId,
+          apiKey: 'wbk_…',
+          createdAt: example.createdAt,
+        }),
       ),
     },
   ],
@@ -49,7 +58,10 @@ export const apiKeySuccesses: Readonly<Record<string, SuccessResponse[]>> = {
     {
       status: '200',
       description: 'Revoked (again, too): the key answers 401 from now on, the calling key included',
-      content: json(broadcastEnvelope(obj({ credentialId: str, revoked: { const: true } }), 200), envelopeExample(200, 'API key revoked', { credentialId: example.credentialId, revoked: true })),
+      content: json(
+        broadcastEnvelope(obj({ credentialId: str, revoked: { const: true } }), 200),
+        envelopeExample(200, 'API key revoked', { credentialId: example.credentialId, revoked: true }),
+      ),
     },
   ],
 };

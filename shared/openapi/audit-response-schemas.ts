@@ -1,7 +1,8 @@
 /** Success answer of GET /audit-log (docs/PEOPLE.md "Audit log"), in the broadcast envelope. */
 import { arrayOf, int, json, nullableString, obj, str, type JsonSchema, type SuccessResponse } from './schema-builders';
 
-const broadcastEnvelope = (data: JsonSchema, statusCode: number): JsonSchema => obj({ status: { const: true }, status_code: { const: statusCode }, message: str, data });
+const broadcastEnvelope = (data: JsonSchema, statusCode: number): JsonSchema =>
+  obj({ status: { const: true }, status_code: { const: statusCode }, message: str, data });
 
 const actor: JsonSchema = {
   description: 'Who acted: a person signed in with their own token, a credential (the organization’s API key, an organization token), or an operator’s command',

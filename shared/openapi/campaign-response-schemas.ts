@@ -7,14 +7,29 @@ import { attributionWindowSchema, holdoutSchema, liftSchema } from './lift-respo
 import { canaryViewSchema, pauseSchema, sendRulesViewSchema } from './halt-response-schemas';
 import { arrayOf, int, json, nullableString, obj, str, type JsonSchema, type SuccessResponse } from './schema-builders';
 
-const broadcastEnvelope = (data: JsonSchema, statusCode: number): JsonSchema => obj({ status: { const: true }, status_code: { const: statusCode }, message: str, data });
+const broadcastEnvelope = (data: JsonSchema, statusCode: number): JsonSchema =>
+  obj({ status: { const: true }, status_code: { const: statusCode }, message: str, data });
 const envelopeExample = (statusCode: number, message: string, data: unknown) => ({ status: true, status_code: statusCode, message, data });
 
-const CAMPAIGN_STATES = ['DRAFT', 'SCHEDULED', 'LAUNCHING', 'SENDING', 'WAITING_FOR_LIMIT', 'PAUSED', 'COMPLETED', 'COMPLETED_WITH_FAILURES', 'CANCELLED', 'FAILED'];
+const CAMPAIGN_STATES = [
+  'DRAFT',
+  'SCHEDULED',
+  'LAUNCHING',
+  'SENDING',
+  'WAITING_FOR_LIMIT',
+  'PAUSED',
+  'COMPLETED',
+  'COMPLETED_WITH_FAILURES',
+  'CANCELLED',
+  'FAILED',
+];
 const state: JsonSchema = { type: 'string', enum: CAMPAIGN_STATES, description: 'docs/CAMPAIGNS.md "States and totals"' };
 const counts = (names: string[]): JsonSchema => obj(Object.fromEntries(names.map((name) => [name, int])));
 /** The totals' outcome counts (optional: present as the job summary has them). */
-const withOutcomes = (schema: JsonSchema): JsonSchema => ({ ...schema, properties: { ...(schema.properties as Record<string, JsonSchema>), ...outcomeSummaryProperties, ...waitingSummaryProperties } });
+const withOutcomes = (schema: JsonSchema): JsonSchema => ({
+  ...schema,
+  properties: { ...(schema.properties as Record<string, JsonSchema>), ...outcomeSummaryProperties, ...waitingSummaryProperties },
+});
 
 const campaignView: JsonSchema = obj(
   {
@@ -24,7 +39,10 @@ const campaignView: JsonSchema = obj(
     fromPhoneNumber: str,
     template: obj({ name: str, language: str, category: str }),
     audience: { type: 'object', description: 'The audiences, filter and exclusions as created' },
-    totals: { ...withOutcomes(counts(['audience', 'sendable', 'queued', 'sent', 'delivered', 'read', 'failed', 'unknown', 'optedOut', 'skipped', 'cancelled'])), description: 'One truth across the whole campaign (docs/CAMPAIGNS.md "States and totals"); the outcome counts as the job summary gives them' },
+    totals: {
+      ...withOutcomes(counts(['audience', 'sendable', 'queued', 'sent', 'delivered', 'read', 'failed', 'unknown', 'optedOut', 'skipped', 'cancelled'])),
+      description: 'One truth across the whole campaign (docs/CAMPAIGNS.md "States and totals"); the outcome counts as the job summary gives them',
+    },
     skippedByReason: counts(['DUPLICATE', 'EXCLUDED', 'FILTERED_OUT', 'MISSING_ATTRIBUTE', 'INVALID_PARAMETER']),
     failuresByCode: { type: 'object', additionalProperties: int, description: 'Failures by reason code, opt-outs and skipped members apart' },
     cost: { anyOf: [campaignCost, { type: 'null' }] },
@@ -42,7 +60,23 @@ const campaignView: JsonSchema = obj(
     sendRules: sendRulesViewSchema,
     canary: canaryViewSchema,
   },
-  ['campaignId', 'name', 'state', 'fromPhoneNumber', 'template', 'audience', 'totals', 'skippedByReason', 'failuresByCode', 'cost', 'jobId', 'createdAt', 'launchedAt', 'startedAt', 'finishedAt'],
+  [
+    'campaignId',
+    'name',
+    'state',
+    'fromPhoneNumber',
+    'template',
+    'audience',
+    'totals',
+    'skippedByReason',
+    'failuresByCode',
+    'cost',
+    'jobId',
+    'createdAt',
+    'launchedAt',
+    'startedAt',
+    'finishedAt',
+  ],
 );
 
 const zeroTotals = { audience: 0, sendable: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, optedOut: 0, skipped: 0, cancelled: 0 };
@@ -71,7 +105,12 @@ export const campaignSuccesses: Readonly<Record<string, SuccessResponse[]>> = {
       description: 'Stored as a draft: nothing is sent until it is launched',
       content: json(
         broadcastEnvelope(obj({ campaignId: { type: 'string', pattern: '^cmp_' }, name: str, state: { const: 'DRAFT' }, createdAt: str }), 201),
-        envelopeExample(201, 'Campaign cmp_01JD3X9Q7ZK5M2 created as a draft', { campaignId: 'cmp_01JD3X9Q7ZK5M2', name: 'Spring sale', state: 'DRAFT', createdAt: '2026-12-01T09:00:00.000Z' }),
+        envelopeExample(201, 'Campaign cmp_01JD3X9Q7ZK5M2 created as a draft', {
+          campaignId: 'cmp_01JD3X9Q7ZK5M2',
+          name: 'Spring sale',
+          state: 'DRAFT',
+          createdAt: '2026-12-01T09:00:00.000Z',
+        }),
       ),
     },
   ],
@@ -79,14 +118,19 @@ export const campaignSuccesses: Readonly<Record<string, SuccessResponse[]>> = {
     {
       status: '200',
       description: 'The organization’s campaigns, newest first',
-      content: json(broadcastEnvelope(obj({ campaigns: arrayOf(campaignView), nextCursor: nullableString }), 200), envelopeExample(200, '1 campaigns', { campaigns: [campaignExample], nextCursor: null })),
+      content: json(
+        broadcastEnvelope(obj({ campaigns: arrayOf(campaignView), nextCursor: nullableString }), 200),
+        envelopeExample(200, '1 campaigns', { campaigns: [campaignExample], nextCursor: null }),
+      ),
     },
   ],
   'broadcast:launchCampaign': [
     {
       status: '202',
       description: 'Launched: its job exists and its audiences are being expanded (SCHEDULED: from its scheduledAt); GET /campaigns/{campaignId} follows it',
-      headers: { 'Idempotent-Replayed': { description: '`true` when the answer is the Idempotency-Key\u2019s first launch, replayed', schema: { const: 'true' } } },
+      headers: {
+        'Idempotent-Replayed': { description: '`true` when the answer is the Idempotency-Key\u2019s first launch, replayed', schema: { const: 'true' } },
+      },
       content: json(
         broadcastEnvelope(obj({ campaignId: { type: 'string', pattern: '^cmp_' }, state: { type: 'string', enum: ['LAUNCHING', 'SCHEDULED'] } }), 202),
         envelopeExample(202, 'Campaign cmp_01JD3X9Q7ZK5M2 is LAUNCHING', { campaignId: 'cmp_01JD3X9Q7ZK5M2', state: 'LAUNCHING' }),
@@ -95,6 +139,10 @@ export const campaignSuccesses: Readonly<Record<string, SuccessResponse[]>> = {
     campaignDryRunSuccess,
   ],
   'broadcast:getCampaign': [
-    { status: '200', description: 'The campaign’s state and totals', content: json(broadcastEnvelope(campaignView, 200), envelopeExample(200, 'Campaign is SENDING', campaignExample)) },
+    {
+      status: '200',
+      description: 'The campaign’s state and totals',
+      content: json(broadcastEnvelope(campaignView, 200), envelopeExample(200, 'Campaign is SENDING', campaignExample)),
+    },
   ],
 };

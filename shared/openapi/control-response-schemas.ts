@@ -18,7 +18,11 @@ const campaignControlView = obj({ campaignId: { type: 'string', pattern: '^cmp_'
 
 export function controlSuccesses({ broadcastEnvelope, envelopeExample, jobSummary, jobExample }: EnvelopeBuilders): Record<string, SuccessResponse[]> {
   const campaignControl = (description: string, state: string): SuccessResponse[] => [
-    { status: '200', description, content: json(broadcastEnvelope(campaignControlView, 200), envelopeExample(200, `Campaign is ${state}`, { campaignId: 'cmp_01JD3X9Q7', state })) },
+    {
+      status: '200',
+      description,
+      content: json(broadcastEnvelope(campaignControlView, 200), envelopeExample(200, `Campaign is ${state}`, { campaignId: 'cmp_01JD3X9Q7', state })),
+    },
   ];
   return {
     'broadcast:pauseJob': [
@@ -36,7 +40,10 @@ export function controlSuccesses({ broadcastEnvelope, envelopeExample, jobSummar
         ),
       },
     ],
-    'broadcast:pauseCampaign': campaignControl('The campaign, paused by a person: nothing more is sent until it is resumed (docs/CAMPAIGNS.md "Pause, resume and cancel")', 'PAUSED'),
+    'broadcast:pauseCampaign': campaignControl(
+      'The campaign, paused by a person: nothing more is sent until it is resumed (docs/CAMPAIGNS.md "Pause, resume and cancel")',
+      'PAUSED',
+    ),
     'broadcast:resumeCampaign': campaignControl('The campaign, resumed: its held recipients are sent, each exactly once', 'SENDING'),
     'broadcast:cancelCampaign': campaignControl('The campaign, cancelled: nothing more is sent; a draft never sends', 'CANCELLED'),
   };
@@ -60,10 +67,24 @@ export const campaignDryRunSuccess: SuccessResponse = {
       message: str,
       data: obj(
         {
-          audience: obj({ members: count, duplicates: count, optedOut: count, excluded: count, filteredOut: count, missingAttribute: count, invalid: count }, ['members', 'duplicates', 'optedOut', 'excluded', 'missingAttribute', 'invalid']),
+          audience: obj({ members: count, duplicates: count, optedOut: count, excluded: count, filteredOut: count, missingAttribute: count, invalid: count }, [
+            'members',
+            'duplicates',
+            'optedOut',
+            'excluded',
+            'missingAttribute',
+            'invalid',
+          ]),
           sendable: count,
           estimatedCost: anyObject,
-          messagingLimit: obj({ tier: str, headroom: { type: ['integer', 'null'] }, plan: { type: 'array', items: obj({ from: str, recipients: count }, ['from', 'recipients']) } }, ['tier', 'headroom', 'plan']),
+          messagingLimit: obj(
+            {
+              tier: str,
+              headroom: { type: ['integer', 'null'] },
+              plan: { type: 'array', items: obj({ from: str, recipients: count }, ['from', 'recipients']) },
+            },
+            ['tier', 'headroom', 'plan'],
+          ),
           sample: { type: 'array', items: anyObject, maxItems: 3 },
           estimated: { type: 'boolean' },
           membersRead: count,
@@ -80,8 +101,23 @@ export const campaignDryRunSuccess: SuccessResponse = {
         audience: { members: 3700, duplicates: 305, optedOut: 1, excluded: 0, filteredOut: 0, missingAttribute: 50, invalid: 0 },
         sendable: 3344,
         estimatedCost: { currency: 'USD', amount: '36.78', priced: 3344, unpriced: 0, byCategory: { marketing: { count: 3344, amount: '36.78' } } },
-        messagingLimit: { tier: 'TIER_2K', headroom: 2000, plan: [{ from: '2026-12-01T10:00:00.000Z', recipients: 2000 }, { from: '2026-12-02T11:00:00.000Z', recipients: 1344 }] },
-        sample: [{ messaging_product: 'whatsapp', recipient_type: 'individual', to: '919800000001', type: 'template', template: { name: 'spring_sale', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }] }] } }],
+        messagingLimit: {
+          tier: 'TIER_2K',
+          headroom: 2000,
+          plan: [
+            { from: '2026-12-01T10:00:00.000Z', recipients: 2000 },
+            { from: '2026-12-02T11:00:00.000Z', recipients: 1344 },
+          ],
+        },
+        sample: [
+          {
+            messaging_product: 'whatsapp',
+            recipient_type: 'individual',
+            to: '919800000001',
+            type: 'template',
+            template: { name: 'spring_sale', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }] }] },
+          },
+        ],
         estimated: false,
         membersRead: 3700,
       },

@@ -3,7 +3,11 @@ import { arrayOf, bool, int, obj, str, type JsonSchema } from './schema-builders
 import { costPerOutcomeProperties } from './outcome-response-schemas';
 import { sendWindowPlanSchema } from './send-window-response-schemas';
 
-const decimal: JsonSchema = { type: 'string', pattern: '^\\d+\\.\\d{2,6}$', description: 'A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units' };
+const decimal: JsonSchema = {
+  type: 'string',
+  pattern: '^\\d+\\.\\d{2,6}$',
+  description: 'A decimal amount in `currency` (e.g. "52.90"), summed in integer micro-units',
+};
 const nullableInt: JsonSchema = { type: ['integer', 'null'] };
 
 /** A template's max price as Meta states it on the template (`optimization_spec.bid_amount`, `bid_strategy`). */
@@ -26,16 +30,25 @@ export const estimatedCost: JsonSchema = {
     },
     ['currency', 'amount', 'priced', 'unpriced', 'byCategory'],
   ),
-  description: 'The template category’s rate for each sendable recipient by its country calling code (`unpriced`: no row of the card prices it, not in `amount`)',
+  description:
+    'The template category’s rate for each sendable recipient by its country calling code (`unpriced`: no row of the card prices it, not in `amount`)',
 };
 
 /** The status summary's cost of the billable recipients (absent without a rate card or before Meta's pricing). */
 export const campaignCost: JsonSchema = {
   ...obj(
-    { currency: str, billed: int, amount: decimal, byCategory: { type: 'object', additionalProperties: obj({ billed: int, amount: decimal }) }, unpriced: int, ...costPerOutcomeProperties(decimal) },
+    {
+      currency: str,
+      billed: int,
+      amount: decimal,
+      byCategory: { type: 'object', additionalProperties: obj({ billed: int, amount: decimal }) },
+      unpriced: int,
+      ...costPerOutcomeProperties(decimal),
+    },
     ['currency', 'billed', 'amount', 'byCategory'],
   ),
-  description: 'Billable recipients (Meta’s pricing from the status webhooks) at the operator’s rate card for their calling code and category; `unpriced`: billable recipients no row prices (docs/BROADCAST.md "Cost per campaign")',
+  description:
+    'Billable recipients (Meta’s pricing from the status webhooks) at the operator’s rate card for their calling code and category; `unpriced`: billable recipients no row prices (docs/BROADCAST.md "Cost per campaign")',
 };
 
 /** The sender's month of service messages (Meta's free tier: 1,000 delivered per number and UTC month). */

@@ -22,11 +22,17 @@ export function docsPageHtml(publicPath: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API reference · WhatsApp business-messaging platform</title>
-${docsPageAssets.filter((file) => file.endsWith('.css')).map((file) => `<link rel="stylesheet" href="${href}assets/${escapeHtml(file)}">`).join('\n')}
+${docsPageAssets
+  .filter((file) => file.endsWith('.css'))
+  .map((file) => `<link rel="stylesheet" href="${href}assets/${escapeHtml(file)}">`)
+  .join('\n')}
 </head>
 <body>
 <div id="swagger-ui"></div>
-${docsPageAssets.filter((file) => file.endsWith('.js')).map((file) => `<script src="${href}assets/${escapeHtml(file)}"></script>`).join('\n')}
+${docsPageAssets
+  .filter((file) => file.endsWith('.js'))
+  .map((file) => `<script src="${href}assets/${escapeHtml(file)}"></script>`)
+  .join('\n')}
 <script>
 window.ui = SwaggerUIBundle({ url: ${documentUrl}, dom_id: '#swagger-ui', deepLinking: true, docExpansion: 'list', defaultModelsExpandDepth: 0 });
 </script>

@@ -36,8 +36,11 @@ export const errorBodySchemas: Readonly<Record<SurfaceName, JsonSchema>> = {
                 ...obj({ jobId: str, acceptedAt: str }),
                 description: 'An Idempotency-Key past its 48-hour window (422 IDEMPOTENCY_KEY_REUSED): the job it was used for and when it was accepted',
               },
-              field: { ...str, description: 'send-single\'s `Invalid phone number format`: the field whose number breaks the rule (`countryCode` or `toPhoneNumber`)' },
-              rule: { ...str, description: 'send-single\'s `Invalid phone number format`: the rule it breaks, e.g. `must not be empty`' },
+              field: {
+                ...str,
+                description: "send-single's `Invalid phone number format`: the field whose number breaks the rule (`countryCode` or `toPhoneNumber`)",
+              },
+              rule: { ...str, description: "send-single's `Invalid phone number format`: the rule it breaks, e.g. `must not be empty`" },
             },
           },
         },
@@ -52,7 +55,12 @@ export const errorBodySchemas: Readonly<Record<SurfaceName, JsonSchema>> = {
       status: { const: 'error' },
       message: str,
       retryAfterSeconds,
-      data: { oneOf: [{ type: 'object', required: ['error'], properties: { error: obj({ message: str }) } }, { type: 'array', maxItems: 0 }] },
+      data: {
+        oneOf: [
+          { type: 'object', required: ['error'], properties: { error: obj({ message: str }) } },
+          { type: 'array', maxItems: 0 },
+        ],
+      },
     },
   },
   v1: { type: 'object', required: ['success', 'error'], properties: { success: { const: false }, error: obj({ code: str, message: str }), retryAfterSeconds } },

@@ -10,14 +10,28 @@ const MEASURES = ['optOutRate', 'failureRate', 'blockRate', 'qualityDrop'];
 
 /** The halt thresholds as given (`haltIf`). */
 export const haltIfSchema: JsonSchema = obj(
-  { optOutRate: share('Opt-outs / sent above which it halts'), failureRate: share('Failures by Meta’s code / sent'), blockRate: share('Block signals (131026) / sent'), qualityDrop: bool },
+  {
+    optOutRate: share('Opt-outs / sent above which it halts'),
+    failureRate: share('Failures by Meta’s code / sent'),
+    blockRate: share('Block signals (131026) / sent'),
+    qualityDrop: bool,
+  },
   [],
 );
 
 /** A verdict’s figures: the measured rates beside the thresholds. */
 export const haltFiguresSchema: JsonSchema = obj({
-  stage: { type: 'string', enum: ['canary', 'running'], description: '`canary`: the first slice against `canary.haltIf`; `running`: the campaign’s own `haltIf` while it ran' },
-  measured: obj({ optOutRate: share('Measured opt-outs / sent'), failureRate: share('Measured failures / sent'), blockRate: share('Measured block signals / sent'), qualityDrop: bool }),
+  stage: {
+    type: 'string',
+    enum: ['canary', 'running'],
+    description: '`canary`: the first slice against `canary.haltIf`; `running`: the campaign’s own `haltIf` while it ran',
+  },
+  measured: obj({
+    optOutRate: share('Measured opt-outs / sent'),
+    failureRate: share('Measured failures / sent'),
+    blockRate: share('Measured block signals / sent'),
+    qualityDrop: bool,
+  }),
   thresholds: haltIfSchema,
   exceeded: { ...arrayOf({ type: 'string', enum: MEASURES }), description: 'The thresholds the figures went over; empty: within them' },
   sent: { ...int, description: 'Recipients the rates are measured over: sent to Meta (since the last resumed halt, for `running`)' },

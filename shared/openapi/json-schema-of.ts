@@ -7,7 +7,11 @@ import type { JsonSchema } from './schema-builders';
 /** Valibot schema → JSON Schema 2020-12 (OpenAPI 3.1's dialect); rules JSON Schema cannot state (checks, transforms) are left to the code. */
 export const jsonSchemaOf = (schema: v.GenericSchema): JsonSchema => {
   // `$defs` holds the lazy schemas' definitions, which overrideSchema states inline instead.
-  const { $schema: _dialect, $defs: _definitions, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', typeMode: 'input', overrideSchema }) as JsonSchema;
+  const {
+    $schema: _dialect,
+    $defs: _definitions,
+    ...rest
+  } = toJsonSchema(schema, { target: 'draft-2020-12', errorMode: 'ignore', typeMode: 'input', overrideSchema }) as JsonSchema;
   return rest;
 };
 
@@ -23,4 +27,3 @@ function overrideSchema(context: { valibotSchema: unknown }): JsonSchema | undef
     examples: [['Ada', 'A-17'], { first_name: 'Ada', store: 'Demo Retail' }],
   };
 }
-

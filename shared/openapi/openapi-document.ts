@@ -64,7 +64,13 @@ const securitySchemes = {
   organizationToken: { type: 'http', scheme: 'bearer', description: 'Organization token, shown to the organization’s admin.' },
   upstreamAccessToken: { type: 'http', scheme: 'bearer', description: 'Upstream access token of the /upstream wrapper.' },
   v1ApiKey: { type: 'http', scheme: 'bearer', description: 'v1 API key (plan-limited: starter 60, professional 300, enterprise 1,000 requests per minute).' },
-  personSignIn: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A person’s own sign-in: an OpenID Connect ID token (or access token) of a configured issuer; `x-organization-id` names the organization when they belong to several (docs/PEOPLE.md "Tokens").' },
+  personSignIn: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description:
+      'A person’s own sign-in: an OpenID Connect ID token (or access token) of a configured issuer; `x-organization-id` names the organization when they belong to several (docs/PEOPLE.md "Tokens").',
+  },
 } as const;
 
 const securityOf = (auth: AuthKind): Record<string, string[]>[] => {
@@ -83,8 +89,7 @@ const securityOf = (auth: AuthKind): Record<string, string[]>[] => {
   }
 };
 
-const tagOf = (route: RouteDefinition, upstream?: UpstreamRouteSpec): string =>
-  upstream ? `upstream: ${upstream.area}` : route.surface;
+const tagOf = (route: RouteDefinition, upstream?: UpstreamRouteSpec): string => (upstream ? `upstream: ${upstream.area}` : route.surface);
 
 const capitalize = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 const camel = (segment: string): string => segment.replace(/[-_](\w)/g, (_all, letter: string) => letter.toUpperCase());
@@ -93,7 +98,11 @@ const camel = (segment: string): string => segment.replace(/[-_](\w)/g, (_all, l
 const operationIdOf = (route: RouteDefinition, taken: Set<string>): string => {
   let id = `${route.surface}${capitalize(route.operation)}`;
   if (taken.has(id)) {
-    const last = route.path.split('/').filter((segment) => segment && !segment.startsWith('{')).pop() ?? route.method.toLowerCase();
+    const last =
+      route.path
+        .split('/')
+        .filter((segment) => segment && !segment.startsWith('{'))
+        .pop() ?? route.method.toLowerCase();
     id = `${route.surface}${capitalize(camel(last))}`;
   }
   if (taken.has(id)) throw new Error(`OpenAPI: duplicate operationId ${id}`);
@@ -105,15 +114,30 @@ const rateLimitOf = (route: RouteDefinition): { extension: Record<string, unknow
   const limit = rateLimitClasses[route.rateLimit];
   const throttle = 'usagePlanThrottle' in limit ? limit.usagePlanThrottle : undefined;
   const methodThrottle = methodThrottleOf(route);
-  const extension = { class: route.rateLimit, perMinute: limit.perMinute, scope: limit.scope, ...(throttle ? { usagePlanThrottle: throttle } : {}), ...(methodThrottle ? { methodThrottle } : {}) };
+  const extension = {
+    class: route.rateLimit,
+    perMinute: limit.perMinute,
+    scope: limit.scope,
+    ...(throttle ? { usagePlanThrottle: throttle } : {}),
+    ...(methodThrottle ? { methodThrottle } : {}),
+  };
   // A guarded route's gateway throttle counts every caller together (runtime-contract/route-guards.ts).
-  const gateway = methodThrottle ? ` The gateway admits ${methodThrottle.rateLimit} requests per second from all callers together (bursts of ${methodThrottle.burstLimit}).` : '';
+  const gateway = methodThrottle
+    ? ` The gateway admits ${methodThrottle.rateLimit} requests per second from all callers together (bursts of ${methodThrottle.burstLimit}).`
+    : '';
   if (route.rateLimit === 'v1-plan') {
-    const plans = Object.entries(v1PlanLimits).map(([plan, perMinute]) => `${plan} ${perMinute}`).join(', ');
+    const plans = Object.entries(v1PlanLimits)
+      .map(([plan, perMinute]) => `${plan} ${perMinute}`)
+      .join(', ');
     return { extension: { ...extension, perMinuteByPlan: v1PlanLimits }, text: `Rate limit: per key by plan (${plans} requests per minute).${gateway}` };
   }
   if (limit.perMinute === 0) return { extension, text: `Rate limit: none of its own.${gateway}` };
-  const per = { key: 'API key', 'key-and-sender': 'API key and sender number', 'key-and-phone-number': 'API key and `phone_number`', 'source-ip': 'source IP address' }[limit.scope];
+  const per = {
+    key: 'API key',
+    'key-and-sender': 'API key and sender number',
+    'key-and-phone-number': 'API key and `phone_number`',
+    'source-ip': 'source IP address',
+  }[limit.scope];
   return { extension, text: `Rate limit: ${limit.perMinute} requests per minute per ${per}; above it 429 with \`Retry-After\`.${gateway}` };
 };
 
@@ -145,7 +169,12 @@ function parametersOf(route: RouteDefinition, upstream: UpstreamRouteSpec | unde
   }
   if (upstream) {
     const required = new Set([...(upstream.requiredQuery ?? []), ...(upstream.fieldExpansion?.required ?? [])]);
-    const names = new Set([...(upstream.method === 'GET' ? ['fields'] : []), ...(upstream.query ?? []), ...required, ...(upstream.fieldExpansion?.optional ?? [])]);
+    const names = new Set([
+      ...(upstream.method === 'GET' ? ['fields'] : []),
+      ...(upstream.query ?? []),
+      ...required,
+      ...(upstream.fieldExpansion?.optional ?? []),
+    ]);
     for (const name of names) parameters.push({ name, in: 'query', required: required.has(name), schema: { type: 'string' } });
   }
   if (route.operation === 'sendTemplateBroadcast' || route.operation === 'followUp' || route.operation === 'campaignFollowUp') {
@@ -158,7 +187,13 @@ function parametersOf(route: RouteDefinition, upstream: UpstreamRouteSpec | unde
     });
   }
   if (route.auth === 'meta-signature' && route.method === 'POST') {
-    parameters.push({ name: 'X-Hub-Signature-256', in: 'header', required: true, schema: { type: 'string', pattern: '^sha256=' }, description: 'HMAC-SHA256 of the raw body with the Meta app secret.' });
+    parameters.push({
+      name: 'X-Hub-Signature-256',
+      in: 'header',
+      required: true,
+      schema: { type: 'string', pattern: '^sha256=' },
+      description: 'HMAC-SHA256 of the raw body with the Meta app secret.',
+    });
   }
   if (route.auth === 'meta-signature' && route.method === 'GET') {
     for (const name of ['hub.mode', 'hub.verify_token', 'hub.challenge']) parameters.push({ name, in: 'query', required: true, schema: { type: 'string' } });
@@ -177,12 +212,25 @@ function requestBodyOf(route: RouteDefinition, upstream: UpstreamRouteSpec | und
   const kind = route.body ?? (route.method === 'GET' || route.method === 'DELETE' ? 'none' : 'json');
   if (kind === 'none') return undefined;
   if (kind === 'raw') {
-    return { required: true, description: 'Meta’s webhook batch, signed as sent (the exact bytes are verified).', content: { 'application/json': { schema: { type: 'object' } } } };
+    return {
+      required: true,
+      description: 'Meta’s webhook batch, signed as sent (the exact bytes are verified).',
+      content: { 'application/json': { schema: { type: 'object' } } },
+    };
   }
   if (kind === 'multipart') {
     return {
       required: true,
-      content: { 'multipart/form-data': { schema: { type: 'object', properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['file'], additionalProperties: true } } },
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+            required: ['file'],
+            additionalProperties: true,
+          },
+        },
+      },
     };
   }
   const key = `${route.surface}:${route.operation}`;
@@ -220,7 +268,9 @@ function errorStatuses(surface: SurfaceName): Map<number, Set<string>> {
  * 503s; Meta's own 429 passed through by /upstream (UPSTREAM_RATE_LIMITED) does not, hence optional
  * there, nor does an HTTP API's own 429 (the webhooks surface's route throttle), hence optional there too.
  */
-const retryAfterHeader = (required: boolean) => ({ 'Retry-After': { description: 'Seconds to wait before retrying.', required, schema: { type: 'integer', minimum: 0 } } });
+const retryAfterHeader = (required: boolean) => ({
+  'Retry-After': { description: 'Seconds to wait before retrying.', required, schema: { type: 'integer', minimum: 0 } },
+});
 
 /**
  * The error answers of a surface, one shared response per status (`#/components/responses/<surface><status>`):
@@ -229,7 +279,12 @@ const retryAfterHeader = (required: boolean) => ({ 'Retry-After': { description:
  */
 function surfaceErrorResponses(surface: SurfaceName): Record<string, Record<string, unknown>> {
   const responses: Record<string, Record<string, unknown>> = {};
-  const facts = { requestId: 'c0ffee00-1234-4abc-9def-000000000000', path: `/${surfaces[surface].stage}/…`, method: 'POST', timestamp: '2026-03-01T09:00:00.000Z' };
+  const facts = {
+    requestId: 'c0ffee00-1234-4abc-9def-000000000000',
+    path: `/${surfaces[surface].stage}/…`,
+    method: 'POST',
+    timestamp: '2026-03-01T09:00:00.000Z',
+  };
   const bodyRef = { $ref: `#/components/schemas/${surface}Error` };
   // An HTTP API answers its own refusals in fixed `{ message }` bodies (runtime-contract `httpApiGatewayResponses`).
   const httpApi = surfaces[surface].frontDoor === 'http-api';
@@ -238,7 +293,11 @@ function surfaceErrorResponses(surface: SurfaceName): Record<string, Record<stri
   for (const [status, codes] of [...errorStatuses(surface)].sort(([a], [b]) => a - b)) {
     const code = [...codes].find((candidate) => !candidate.startsWith('gateway ')) ?? 'ERROR';
     const retry = status === 429 ? { retryAfterSeconds: 12 } : {};
-    const example = errorBody(surface, { statusCode: status, code, message: status >= 500 ? 'Service temporarily unavailable; retry with backoff' : 'Explains the broken rule', ...retry }, facts);
+    const example = errorBody(
+      surface,
+      { statusCode: status, code, message: status >= 500 ? 'Service temporarily unavailable; retry with backoff' : 'Explains the broken rule', ...retry },
+      facts,
+    );
     const schema = status === 502 || (httpApi && gatewayStatuses.has(status)) ? { anyOf: [bodyRef, failureRef] } : bodyRef;
     responses[`${surface}${status}`] = {
       description: `Codes: ${[...codes].join(', ')}`,
@@ -255,7 +314,9 @@ function surfaceErrorResponses(surface: SurfaceName): Record<string, Record<stri
 
 const errorResponseRefsOf = (route: RouteDefinition): Record<string, Record<string, unknown>> =>
   Object.fromEntries(
-    [...errorStatuses(route.surface).keys(), 504].sort((a, b) => a - b).map((status) => [String(status), { $ref: `#/components/responses/${route.surface}${status}` }]),
+    [...errorStatuses(route.surface).keys(), 504]
+      .sort((a, b) => a - b)
+      .map((status) => [String(status), { $ref: `#/components/responses/${route.surface}${status}` }]),
   );
 
 function operationOf(route: RouteDefinition, taken: Set<string>): OpenApiOperation {
@@ -295,7 +356,10 @@ function operationOf(route: RouteDefinition, taken: Set<string>): OpenApiOperati
 
 /** "sendTemplateBroadcast" → "Send template broadcast". */
 const summaryOf = (route: RouteDefinition): string => {
-  const words = route.operation.replace(/([A-Z])/g, ' $1').toLowerCase().trim();
+  const words = route.operation
+    .replace(/([A-Z])/g, ' $1')
+    .toLowerCase()
+    .trim();
   return capitalize(words);
 };
 
@@ -311,7 +375,8 @@ export function buildOpenApiDocument(options: OpenApiOptions = {}): OpenApiDocum
     const path = publicPath(route);
     paths[path] = { ...paths[path], [method]: operation };
     const tag = operation.tags[0] as string;
-    if (!tags.has(tag)) tags.set(tag, tag.startsWith('upstream: ') ? `${surfaces.upstream.description}: ${tag.slice('upstream: '.length)}` : surfaces[route.surface].description);
+    if (!tags.has(tag))
+      tags.set(tag, tag.startsWith('upstream: ') ? `${surfaces.upstream.description}: ${tag.slice('upstream: '.length)}` : surfaces[route.surface].description);
   }
   return {
     openapi: '3.1.0',

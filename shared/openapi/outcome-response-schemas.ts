@@ -5,7 +5,9 @@ const count = (description: string): JsonSchema => ({ ...int, description });
 
 /** The summary's (and the campaign totals') outcome counts: `replied`, `clicked`, `buttons` together once the job has any outcome; the others only above 0. */
 export const outcomeSummaryProperties: Record<string, JsonSchema> = {
-  replied: count('Recipients with a reply attributed to the job (by the reply’s context, or last touch within the attribution window); present once the job has any outcome (docs/OUTCOMES.md "Where it shows")'),
+  replied: count(
+    'Recipients with a reply attributed to the job (by the reply’s context, or last touch within the attribution window); present once the job has any outcome (docs/OUTCOMES.md "Where it shows")',
+  ),
   clicked: count('Recipients with at least one counted click on their tracked link (unique people); present with `replied`'),
   buttons: {
     ...arrayOf(obj({ index: int, payload: str, taps: int })),

@@ -6,7 +6,8 @@ import { arrayOf, bool, int, nullableString, obj, str, type JsonSchema } from '.
 
 export const pricingCounts = {
   ...obj({ billable: int, byCategory: { type: 'object', additionalProperties: int } }),
-  description: 'Meta’s pricing from the status webhooks: billable recipients and recipients per category (`marketing`, `marketing_lite`, `utility`, `authentication`, `authentication_international`, `service`, …), each recipient once under its latest pricing; present once any recipient has pricing (docs/BROADCAST.md "Status")',
+  description:
+    'Meta’s pricing from the status webhooks: billable recipients and recipients per category (`marketing`, `marketing_lite`, `utility`, `authentication`, `authentication_international`, `service`, …), each recipient once under its latest pricing; present once any recipient has pricing (docs/BROADCAST.md "Status")',
 };
 
 const messagePricing: JsonSchema = {
@@ -16,11 +17,25 @@ const messagePricing: JsonSchema = {
 };
 const recipientCost: JsonSchema = {
   ...obj({ currency: str, amount: str }),
-  description: 'A billed recipient’s price at the operator’s rate card for its calling code and pricing category; absent without a card, or when Meta did not mark it billable (docs/BROADCAST.md "Cost per campaign")',
+  description:
+    'A billed recipient’s price at the operator’s rate card for its calling code and pricing category; absent without a card, or when Meta did not mark it billable (docs/BROADCAST.md "Cost per campaign")',
 };
 export const recipientsPage = obj(
   {
-    recipients: arrayOf({ type: 'object', additionalProperties: true, properties: { status: recipientStatusSchema(RECIPIENT_STATUSES), messageId: nullableString, sentVia: str, pricing: messagePricing, cost: recipientCost, ...recipientOutcomeProperties, ...recipientWaitingProperties }, required: ['status'] }),
+    recipients: arrayOf({
+      type: 'object',
+      additionalProperties: true,
+      properties: {
+        status: recipientStatusSchema(RECIPIENT_STATUSES),
+        messageId: nullableString,
+        sentVia: str,
+        pricing: messagePricing,
+        cost: recipientCost,
+        ...recipientOutcomeProperties,
+        ...recipientWaitingProperties,
+      },
+      required: ['status'],
+    }),
     nextCursor: nullableString,
   },
   ['recipients'],

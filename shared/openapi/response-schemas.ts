@@ -27,7 +27,6 @@ export type { JsonSchema } from './schema-builders';
 
 export type { SuccessResponse } from './schema-builders';
 
-
 const broadcastEnvelope = (data: JsonSchema, statusCode?: number): JsonSchema =>
   obj({
     status: { const: true },
@@ -43,7 +42,10 @@ const jobIdHeader = {
 };
 const acceptHeaders = {
   ...jobIdHeader,
-  'Idempotent-Replayed': { description: '`true` when the answer is the Idempotency-Key\'s first answer, replayed: nothing was sent now (docs/BROADCAST.md "Idempotency")', schema: { const: 'true' } },
+  'Idempotent-Replayed': {
+    description: '`true` when the answer is the Idempotency-Key\'s first answer, replayed: nothing was sent now (docs/BROADCAST.md "Idempotency")',
+    schema: { const: 'true' },
+  },
 };
 
 const jobSummary: JsonSchema = {
@@ -53,7 +55,11 @@ const jobSummary: JsonSchema = {
   properties: {
     pricing: pricingCounts,
     cost: campaignCost,
-    held: { ...int, description: 'Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held' },
+    held: {
+      ...int,
+      description:
+        'Accepted by Meta but held for quality assessment (template pacing): not failed, not sent yet, until a status webhook settles them; present while any recipient is held',
+    },
     ...outcomeSummaryProperties,
     lift: liftSchema,
     ...waitingSummaryProperties,
@@ -62,7 +68,8 @@ const jobSummary: JsonSchema = {
 };
 const acceptFailure: JsonSchema = {
   ...obj({ failedAt: str, retryUntil: nullableString }),
-  description: 'Only on a job whose queueing failed part-way (docs/BROADCAST.md "Accepting a job"): retry the request with the same Idempotency-Key before `retryUntil` to queue the rest',
+  description:
+    'Only on a job whose queueing failed part-way (docs/BROADCAST.md "Accepting a job"): retry the request with the same Idempotency-Key before `retryUntil` to queue the rest',
 };
 const jobView = obj(
   {
@@ -74,10 +81,15 @@ const jobView = obj(
     route: {
       type: 'string',
       enum: ['marketing_messages', 'cloud_api'],
-      description: 'The API the job’s messages go through, decided at accept: Meta’s Marketing Messages API or Cloud API (docs/BROADCAST.md "Marketing Messages API"); the recipients list’s `sentVia` says which carried each message',
+      description:
+        'The API the job’s messages go through, decided at accept: Meta’s Marketing Messages API or Cloud API (docs/BROADCAST.md "Marketing Messages API"); the recipients list’s `sentVia` says which carried each message',
     },
     acceptFailure,
-    cancelRequestedAt: { type: 'string', description: 'When a cancel was requested, on a job that does not read CANCELLED: still stopping, or the cancel came after every recipient was sent, failed or unknown (docs/BROADCAST.md "Cancelling")' },
+    cancelRequestedAt: {
+      type: 'string',
+      description:
+        'When a cancel was requested, on a job that does not read CANCELLED: still stopping, or the cancel came after every recipient was sent, failed or unknown (docs/BROADCAST.md "Cancelling")',
+    },
     followUpOf: { type: 'string', description: 'Only on a follow-up: the job whose recipients it was sent to (docs/BROADCAST.md "Follow-ups")' },
     pause: pauseSchema,
   },
@@ -93,7 +105,11 @@ const costSummary = obj(
     estimated_cost: { type: 'number' },
     oldBalance: { type: 'number' },
     newEstimatedBalance: { type: 'number' },
-    failures: { ...arrayOf(earlierFailure), description: 'Each refused recipient in request order (present when failed_contacts > 0): its index in data, its reason code, the field and rule of a broken number' },
+    failures: {
+      ...arrayOf(earlierFailure),
+      description:
+        'Each refused recipient in request order (present when failed_contacts > 0): its index in data, its reason code, the field and rule of a broken number',
+    },
   },
   ['total_contacts', 'failed_contacts', 'estimated_cost', 'oldBalance', 'newEstimatedBalance'],
 );
@@ -110,21 +126,27 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
     {
       status: '200',
       description: 'The service is available (no key, number or template is checked)',
-      content: json(obj({ status: { const: 'ok' }, timestamp: str, service: str, version: str, endpoints: anyObject }, ['status', 'timestamp', 'service', 'version']), {
-        status: 'ok',
-        timestamp: '2026-03-01T09:00:00.000Z',
-        service: 'whatsapp-broadcast-platform',
-        version: '2.0.0',
-      }),
+      content: json(
+        obj({ status: { const: 'ok' }, timestamp: str, service: str, version: str, endpoints: anyObject }, ['status', 'timestamp', 'service', 'version']),
+        {
+          status: 'ok',
+          timestamp: '2026-03-01T09:00:00.000Z',
+          service: 'whatsapp-broadcast-platform',
+          version: '2.0.0',
+        },
+      ),
     },
   ],
   'broadcast:listPhoneNumbers': [
     {
       status: '200',
       description: 'Sender numbers of the key’s organization (an empty list: no connected number)',
-      content: json(broadcastEnvelope(arrayOf(obj({ phone_number: str, waba_id: str, phone_number_id: str })), 200), envelopeExample(200, 'Phone numbers fetched successfully', [
-        { phone_number: '15550001111', waba_id: '102290129340398', phone_number_id: '106540352242922' },
-      ])),
+      content: json(
+        broadcastEnvelope(arrayOf(obj({ phone_number: str, waba_id: str, phone_number_id: str })), 200),
+        envelopeExample(200, 'Phone numbers fetched successfully', [
+          { phone_number: '15550001111', waba_id: '102290129340398', phone_number_id: '106540352242922' },
+        ]),
+      ),
     },
   ],
   'broadcast:listTemplates': [
@@ -133,7 +155,22 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       description: 'Approved templates of the sender',
       content: json(
         broadcastEnvelope(
-          arrayOf({ ...obj({ name: str, status: str, category: str, language: str, quality: str, components: arrayOf(anyObject), parameters: templateParametersResponse, maxPrice: obj({ bidAmount: str, bidStrategy: str }, ['bidAmount']), rejectedReason: str }, ['name', 'status', 'category', 'language']) }),
+          arrayOf({
+            ...obj(
+              {
+                name: str,
+                status: str,
+                category: str,
+                language: str,
+                quality: str,
+                components: arrayOf(anyObject),
+                parameters: templateParametersResponse,
+                maxPrice: obj({ bidAmount: str, bidStrategy: str }, ['bidAmount']),
+                rejectedReason: str,
+              },
+              ['name', 'status', 'category', 'language'],
+            ),
+          }),
           200,
         ),
         envelopeExample(200, 'Templates fetched successfully', [
@@ -151,12 +188,13 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
             status: 'APPROVED',
             category: 'UTILITY',
             language: 'en_US',
-            components: [
-              { type: 'HEADER' },
-              { type: 'BODY', text: 'Hi {{1}}, your order {{2}} is on its way.' },
-              { type: 'BUTTONS' },
-            ],
-            parameters: { sendable: true, header: { type: 'IMAGE' }, body: { format: 'POSITIONAL', count: 2 }, buttons: [{ index: 0, type: 'URL', dynamic: true, maxLength: 1970 }] },
+            components: [{ type: 'HEADER' }, { type: 'BODY', text: 'Hi {{1}}, your order {{2}} is on its way.' }, { type: 'BUTTONS' }],
+            parameters: {
+              sendable: true,
+              header: { type: 'IMAGE' },
+              body: { format: 'POSITIONAL', count: 2 },
+              buttons: [{ index: 0, type: 'URL', dynamic: true, maxLength: 1970 }],
+            },
           },
         ]),
       ),
@@ -165,7 +203,8 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   'broadcast:sendTemplateBroadcast': [
     {
       status: '200',
-      description: '1 to 1,000 recipients: queued, no job to poll in the body (the header names it); with `?dryRun=true`, the dry run (nothing sent, no job header)',
+      description:
+        '1 to 1,000 recipients: queued, no job to poll in the body (the header names it); with `?dryRun=true`, the dry run (nothing sent, no job header)',
       headers: acceptHeaders,
       content: json(broadcastEnvelope({ anyOf: [emptyObject, dryRunResult] }, 200), envelopeExample(200, 'Bulk broadcast queued for 2 recipients', {})),
     },
@@ -174,7 +213,15 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       description: '1,001 to 10,000 recipients (or a scheduled broadcast): a job in chunks of 1,000',
       headers: acceptHeaders,
       content: json(
-        broadcastEnvelope(obj({ jobId: { type: 'string', pattern: '^pub_' }, status: str, totalRecipients: int, chunkSize: int, totalChunks: int }, ['jobId', 'status', 'totalRecipients', 'totalChunks']), 202),
+        broadcastEnvelope(
+          obj({ jobId: { type: 'string', pattern: '^pub_' }, status: str, totalRecipients: int, chunkSize: int, totalChunks: int }, [
+            'jobId',
+            'status',
+            'totalRecipients',
+            'totalChunks',
+          ]),
+          202,
+        ),
         envelopeExample(202, 'Broadcast accepted for background processing', jobExample),
       ),
     },
@@ -182,9 +229,18 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   'broadcast:followUp': [
     {
       status: '200',
-      description: 'With `?dryRun=true`: the dry run of exactly the request the follow-up would accept, with its parent and who it matched (nothing sent, no job)',
+      description:
+        'With `?dryRun=true`: the dry run of exactly the request the follow-up would accept, with its parent and who it matched (nothing sent, no job)',
       content: json(
-        broadcastEnvelope({ allOf: [dryRunResult, obj({ followUpOf: str, audience: obj({ matched: int, optedOut: int, resendCapped: int, alreadyResent: int }, ['matched', 'optedOut']) })] }, 200),
+        broadcastEnvelope(
+          {
+            allOf: [
+              dryRunResult,
+              obj({ followUpOf: str, audience: obj({ matched: int, optedOut: int, resendCapped: int, alreadyResent: int }, ['matched', 'optedOut']) }),
+            ],
+          },
+          200,
+        ),
         envelopeExample(200, 'Dry run of a follow-up of pub_01JD3X9Q7: 2 of 3 matching recipients sendable; nothing was sent', {
           ...dryRunExample,
           followUpOf: 'pub_01JD3X9Q7',
@@ -198,10 +254,28 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       headers: jobIdHeader,
       content: json(
         broadcastEnvelope(
-          obj({ jobId: { type: 'string', pattern: '^pub_' }, status: str, totalRecipients: int, chunkSize: int, totalChunks: int, scheduledAt: str, followUpOf: str, audience: obj({ matched: int, optedOut: int, resendCapped: int, alreadyResent: int }, ['matched', 'optedOut']) }, ['jobId', 'status', 'totalRecipients', 'totalChunks', 'followUpOf', 'audience']),
+          obj(
+            {
+              jobId: { type: 'string', pattern: '^pub_' },
+              status: str,
+              totalRecipients: int,
+              chunkSize: int,
+              totalChunks: int,
+              scheduledAt: str,
+              followUpOf: str,
+              audience: obj({ matched: int, optedOut: int, resendCapped: int, alreadyResent: int }, ['matched', 'optedOut']),
+            },
+            ['jobId', 'status', 'totalRecipients', 'totalChunks', 'followUpOf', 'audience'],
+          ),
           202,
         ),
-        envelopeExample(202, 'Follow-up of pub_01JD3X9Q7 accepted for 2 recipients', { ...jobExample, totalRecipients: 2, totalChunks: 1, followUpOf: 'pub_01JD3X9Q7', audience: { matched: 3, optedOut: 1 } }),
+        envelopeExample(202, 'Follow-up of pub_01JD3X9Q7 accepted for 2 recipients', {
+          ...jobExample,
+          totalRecipients: 2,
+          totalChunks: 1,
+          followUpOf: 'pub_01JD3X9Q7',
+          audience: { matched: 3, optedOut: 1 },
+        }),
       ),
     },
   ],
@@ -209,7 +283,10 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
     {
       status: '200',
       description: 'The job’s state and summary',
-      content: json(broadcastEnvelope(jobView, 200), envelopeExample(200, 'Job is PROCESSING', { ...jobExample, summary: { sent: 400, failed: 2, pending: 599 } })),
+      content: json(
+        broadcastEnvelope(jobView, 200),
+        envelopeExample(200, 'Job is PROCESSING', { ...jobExample, summary: { sent: 400, failed: 2, pending: 599 } }),
+      ),
     },
   ],
   'broadcast:listRecipients': [
@@ -220,7 +297,14 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
         ...json(
           broadcastEnvelope(recipientsPage, 200),
           envelopeExample(200, '1 recipients', {
-            recipients: [{ countryCode: '49', toPhoneNumber: '1701234567', status: 'DELIVERED', pricing: { category: 'marketing', type: 'regular', billable: true, pricingModel: 'PMP' } }],
+            recipients: [
+              {
+                countryCode: '49',
+                toPhoneNumber: '1701234567',
+                status: 'DELIVERED',
+                pricing: { category: 'marketing', type: 'regular', billable: true, pricingModel: 'PMP' },
+              },
+            ],
             nextCursor: null,
           }),
         ),
@@ -229,7 +313,11 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
     },
   ],
   'broadcast:listBroadcasts': [
-    { status: '200', description: 'The organization’s broadcasts, newest first', content: json(broadcastEnvelope(anyObject, 200), envelopeExample(200, '1 broadcasts', { broadcasts: [jobExample] })) },
+    {
+      status: '200',
+      description: 'The organization’s broadcasts, newest first',
+      content: json(broadcastEnvelope(anyObject, 200), envelopeExample(200, '1 broadcasts', { broadcasts: [jobExample] })),
+    },
   ],
   'broadcast:sendFreeform': [
     {
@@ -243,52 +331,96 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
     {
       status: '200',
       description: 'The job, cancelled: its id, status and summary',
-      content: json(broadcastEnvelope(obj({ jobId: str, status: str, summary: jobSummary }, ['jobId', 'status']), 200), envelopeExample(200, 'Job is CANCELLED', { jobId: jobExample.jobId, status: 'CANCELLED', summary: { sent: 23, pending: 977 } })),
+      content: json(
+        broadcastEnvelope(obj({ jobId: str, status: str, summary: jobSummary }, ['jobId', 'status']), 200),
+        envelopeExample(200, 'Job is CANCELLED', { jobId: jobExample.jobId, status: 'CANCELLED', summary: { sent: 23, pending: 977 } }),
+      ),
     },
   ],
   'broadcast:resumeJob': [
     {
       status: '200',
       description: 'The job, resumed after Meta refused its business account: its id, status and summary',
-      content: json(broadcastEnvelope(obj({ jobId: str, status: str, summary: jobSummary }, ['jobId', 'status']), 200), envelopeExample(200, 'Job is PROCESSING', { jobId: jobExample.jobId, status: 'PROCESSING', summary: { sent: 23, pending: 977 } })),
+      content: json(
+        broadcastEnvelope(obj({ jobId: str, status: str, summary: jobSummary }, ['jobId', 'status']), 200),
+        envelopeExample(200, 'Job is PROCESSING', { jobId: jobExample.jobId, status: 'PROCESSING', summary: { sent: 23, pending: 977 } }),
+      ),
     },
   ],
   'broadcast:generateKey': [
     {
       status: '200',
       description: 'A new API key for the sender (shown once)',
-      content: json(broadcastEnvelope(obj({ apiKey: str }), 200), envelopeExample(200, 'API key generated; store it now, it is not shown again', { apiKey: '<API_KEY>' })),
+      content: json(
+        broadcastEnvelope(obj({ apiKey: str }), 200),
+        envelopeExample(200, 'API key generated; store it now, it is not shown again', { apiKey: '<API_KEY>' }),
+      ),
     },
   ],
   'broadcast:registerWebhook': [
     {
       status: '201',
       description: 'Registered; the signing secret is shown once',
-      content: json(broadcastEnvelope(anyObject, 201), envelopeExample(201, 'Webhook endpoint registered; store the secret now, it is not shown again', { id: 'wh_1', url: 'https://example.com/hooks', secret: '<SECRET>' })),
+      content: json(
+        broadcastEnvelope(anyObject, 201),
+        envelopeExample(201, 'Webhook endpoint registered; store the secret now, it is not shown again', {
+          id: 'wh_1',
+          url: 'https://example.com/hooks',
+          secret: '<SECRET>',
+        }),
+      ),
     },
   ],
   'broadcast:listWebhooks': [
-    { status: '200', description: 'Registered endpoints', content: json(broadcastEnvelope(obj({ webhooks: arrayOf(anyObject) }), 200), envelopeExample(200, '0 webhook endpoint(s)', { webhooks: [] })) },
+    {
+      status: '200',
+      description: 'Registered endpoints',
+      content: json(broadcastEnvelope(obj({ webhooks: arrayOf(anyObject) }), 200), envelopeExample(200, '0 webhook endpoint(s)', { webhooks: [] })),
+    },
   ],
-  'broadcast:deleteWebhook': [{ status: '200', description: 'Deleted', content: json(broadcastEnvelope(obj({ id: str }), 200), envelopeExample(200, 'Webhook endpoint deleted', { id: 'wh_1' })) }],
+  'broadcast:deleteWebhook': [
+    {
+      status: '200',
+      description: 'Deleted',
+      content: json(broadcastEnvelope(obj({ id: str }), 200), envelopeExample(200, 'Webhook endpoint deleted', { id: 'wh_1' })),
+    },
+  ],
   'broadcast:testWebhook': [
-    { status: '202', description: 'A test event queued for delivery', content: json(broadcastEnvelope(obj({ eventId: str }), 202), envelopeExample(202, 'Test event queued for delivery', { eventId: 'evt_1' })) },
+    {
+      status: '202',
+      description: 'A test event queued for delivery',
+      content: json(broadcastEnvelope(obj({ eventId: str }), 202), envelopeExample(202, 'Test event queued for delivery', { eventId: 'evt_1' })),
+    },
   ],
   'broadcast:redeliverWebhook': [
-    { status: '202', description: 'Events queued for redelivery', content: json(broadcastEnvelope(obj({ queued: int }), 202), envelopeExample(202, '3 event(s) queued for redelivery', { queued: 3 })) },
+    {
+      status: '202',
+      description: 'Events queued for redelivery',
+      content: json(broadcastEnvelope(obj({ queued: int }), 202), envelopeExample(202, '3 event(s) queued for redelivery', { queued: 3 })),
+    },
   ],
   'broadcast:sendSingle': [{ status: '200', description: 'Sent, with its cost summary', content: json(earlierSendBody, earlierExample) }],
-  'broadcast:sendBulk': [{ status: '200', description: 'Sent (invalid numbers counted in failed_contacts), with the cost summary', content: json(earlierSendBody, earlierExample) }],
+  'broadcast:sendBulk': [
+    { status: '200', description: 'Sent (invalid numbers counted in failed_contacts), with the cost summary', content: json(earlierSendBody, earlierExample) },
+  ],
   'organization:removeEmployeeBulk': [
     {
       status: '200',
       description: 'Found users removed from the organization (partial success when some were not found)',
-      content: json(obj({ statusCode: { const: 200 }, status: { const: 'success' }, message: str, data: obj({ removedEmails: arrayOf(str), notFoundEmails: arrayOf(str) }) }), {
-        statusCode: 200,
-        status: 'success',
-        message: 'Employees removed successfully',
-        data: { removedEmails: ['ada@example.com'], notFoundEmails: [] },
-      }),
+      content: json(
+        obj({
+          statusCode: { const: 200 },
+          status: { const: 'success' },
+          message: str,
+          data: obj({ removedEmails: arrayOf(str), notFoundEmails: arrayOf(str) }),
+        }),
+        {
+          statusCode: 200,
+          status: 'success',
+          message: 'Employees removed successfully',
+          data: { removedEmails: ['ada@example.com'], notFoundEmails: [] },
+        },
+      ),
     },
   ],
   ...v1Successes,
@@ -300,7 +432,13 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
   ...apiKeySuccesses,
   ...contactPolicySuccesses,
   'docs:docsPage': [{ status: '200', description: 'The rendered reference (Swagger UI, no CDN)', content: { 'text/html': { schema: str } } }],
-  'docs:openApiDocument': [{ status: '200', description: 'This document', content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } }) }],
+  'docs:openApiDocument': [
+    {
+      status: '200',
+      description: 'This document',
+      content: json({ type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } }),
+    },
+  ],
   'docs:docsAsset': [
     {
       status: '200',
@@ -325,15 +463,23 @@ const successes: Readonly<Record<string, SuccessResponse[]>> = {
       headers: { 'Cache-Control': { description: 'Cacheable for an hour', schema: str } },
     },
   ],
-  'webhooks:verifyMetaSubscription': [{ status: '200', description: 'The `hub.challenge`, echoed as text', content: { 'text/plain': { schema: str, example: '1158201444' } } }],
-  'webhooks:receiveMetaEvents': [{ status: '200', description: 'Stored for processing', content: json(obj({ received: { const: true } }), { received: true }) }],
+  'webhooks:verifyMetaSubscription': [
+    { status: '200', description: 'The `hub.challenge`, echoed as text', content: { 'text/plain': { schema: str, example: '1158201444' } } },
+  ],
+  'webhooks:receiveMetaEvents': [
+    { status: '200', description: 'Stored for processing', content: json(obj({ received: { const: true } }), { received: true }) },
+  ],
   ...clickSuccesses,
 };
 
 /** /upstream answers are Meta's Graph answers passed through (their status and body). */
 const upstreamSuccess = (binary: boolean): SuccessResponse[] => [
   binary
-    ? { status: '200', description: 'The media file, in its own media type', content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }
+    ? {
+        status: '200',
+        description: 'The media file, in its own media type',
+        content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+      }
     : {
         status: '2XX',
         description: 'The Graph API’s answer, passed through (docs/UPSTREAM-WRAPPER.md)',

@@ -6,9 +6,13 @@ const time = (description: string): JsonSchema => ({ ...str, description: `${des
 
 /** The job status summary's and the campaign totals' waiting counts. */
 export const waitingSummaryProperties: Record<string, JsonSchema> = {
-  waitingForWindow: count('Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is'),
+  waitingForWindow: count(
+    'Of `pending` (a campaign: of `queued`), recipients waiting for their send window in their own time (docs/CAMPAIGNS.md "Send windows"); present while any is',
+  ),
   nextWindowAt: time('The earliest opening among the recipients waiting for their window; with `waitingForWindow`'),
-  deferredByCap: count('Of `pending` (a campaign: of `queued`), recipients deferred by the organization\u2019s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is'),
+  deferredByCap: count(
+    'Of `pending` (a campaign: of `queued`), recipients deferred by the organization\u2019s frequency cap (`deferCapped`, docs/CAMPAIGNS.md "Frequency caps"); present while any is',
+  ),
   nextCapAt: time('The earliest time the frequency cap lets one of them go; with `deferredByCap`'),
 };
 

@@ -22,10 +22,14 @@ export const templateParametersResponse: JsonSchema = {
       header,
       body,
       buttons: arrayOf(button),
-      carousel: { ...obj({ cards: int, header, body, buttons: arrayOf(button) }, ['cards', 'body', 'buttons']), description: 'Exactly `cards` entries in `carousel`, each with this header, body and buttons' },
+      carousel: {
+        ...obj({ cards: int, header, body, buttons: arrayOf(button) }, ['cards', 'body', 'buttons']),
+        description: 'Exactly `cards` entries in `carousel`, each with this header, body and buttons',
+      },
       limitedTimeOffer: obj({ hasExpiration: bool }),
     },
     ['sendable', 'body'],
   ),
-  description: 'What a send of the template must carry (docs/BROADCAST.md "Rich templates"); `sendable: false` names in `unsupported` the parts a broadcast cannot fill',
+  description:
+    'What a send of the template must carry (docs/BROADCAST.md "Rich templates"); `sendable: false` names in `unsupported` the parts a broadcast cannot fill',
 };

@@ -20,7 +20,10 @@ const contactFields = {
   createdAt: str,
   updatedAt: str,
 };
-const contact = obj(contactFields, Object.keys(contactFields).filter((name) => name !== 'userId' && name !== 'username'));
+const contact = obj(
+  contactFields,
+  Object.keys(contactFields).filter((name) => name !== 'userId' && name !== 'username'),
+);
 const conversation = obj({
   id: { type: 'string', pattern: '^cv_' },
   contactId: str,
@@ -53,7 +56,13 @@ const created = (status: '200' | '201', description: string, data: JsonSchema, e
 
 /** Success answers of the v1 surface, by `v1:operation`. */
 export const v1Successes: Readonly<Record<string, SuccessResponse[]>> = {
-  'v1:listContacts': [{ status: '200', description: 'A page of contacts', content: json(v1Envelope(contact, true), { success: true, data: [contactExample], meta: { page: 1, pageSize: 20, total: 1 } }) }],
+  'v1:listContacts': [
+    {
+      status: '200',
+      description: 'A page of contacts',
+      content: json(v1Envelope(contact, true), { success: true, data: [contactExample], meta: { page: 1, pageSize: 20, total: 1 } }),
+    },
+  ],
   'v1:createContact': [created('201', 'Created', contact, contactExample)],
   'v1:getContact': [created('200', 'The contact', contact, contactExample)],
   'v1:listConversations': [{ status: '200', description: 'A page of conversations', content: json(v1Envelope(conversation, true)) }],

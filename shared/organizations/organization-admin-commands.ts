@@ -34,7 +34,8 @@ const organizationFlag = { name: 'org', description: 'Organization id (org_…)'
 
 export const organizationAdminCommands: Readonly<Record<string, OrganizationAdminCommand>> = {
   'suspend-organization': {
-    summary: 'Suspend an organization: its keys and tokens answer 403 ORGANIZATION_SUSPENDED, its unfinished jobs are cancelled (run again to pass over its jobs again)',
+    summary:
+      'Suspend an organization: its keys and tokens answer 403 ORGANIZATION_SUSPENDED, its unfinished jobs are cancelled (run again to pass over its jobs again)',
     flags: [
       organizationFlag,
       { name: 'reason', description: 'Why (kept on the organization for the record; never shown to its callers)', required: true },

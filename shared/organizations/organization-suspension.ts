@@ -108,18 +108,39 @@ export async function suspendOrganization(
     cancelledJobs.push({ jobId, status, totalRecipients, summary });
   }
   const organization = await requireOrganization(ports.tenancy, organizationId);
-  const report = { organization, suspendedAt, cancelledJobs, alreadyCancelledJobs: first.alreadyCancelled, finishedJobs: first.finished, passes: passes.map((result) => result.pass) };
+  const report = {
+    organization,
+    suspendedAt,
+    cancelledJobs,
+    alreadyCancelledJobs: first.alreadyCancelled,
+    finishedJobs: first.finished,
+    passes: passes.map((result) => result.pass),
+  };
   return { ...report, outcome: describeOutcome(report) };
 }
 
 const statusReading = (ports: OrganizationSuspensionPorts) => ({ now: ports.clock.now(), unconfirmedAfterMs: ports.unconfirmedAfterMs });
 
 /** One pass: cancels the jobs accepted by now, if the organization (as just read) is still under this suspension. */
-async function cancelPass(ports: OrganizationSuspensionPorts, organizationId: string, pass: 1 | 2, suspendedAt: string, current: Organization): Promise<PassResult> {
+async function cancelPass(
+  ports: OrganizationSuspensionPorts,
+  organizationId: string,
+  pass: 1 | 2,
+  suspendedAt: string,
+  current: Organization,
+): Promise<PassResult> {
   const checkedAt = ports.clock.now();
   const skipped = endedSuspension(current, suspendedAt);
-  if (skipped) return { pass: { pass, checkedAt: checkedAt.toISOString(), skipped, cancelled: 0, acceptedLater: 0 }, cancelledIds: [], alreadyCancelled: 0, finished: 0 };
-  const result = await cancelJobsOfOrganization(ports.broadcasts, organizationId, statusReading(ports), ORGANIZATION_SUSPENDED_REASON, ports.scheduling, checkedAt);
+  if (skipped)
+    return { pass: { pass, checkedAt: checkedAt.toISOString(), skipped, cancelled: 0, acceptedLater: 0 }, cancelledIds: [], alreadyCancelled: 0, finished: 0 };
+  const result = await cancelJobsOfOrganization(
+    ports.broadcasts,
+    organizationId,
+    statusReading(ports),
+    ORGANIZATION_SUSPENDED_REASON,
+    ports.scheduling,
+    checkedAt,
+  );
   return {
     pass: { pass, checkedAt: checkedAt.toISOString(), cancelled: result.cancelled.length, acceptedLater: result.acceptedLater },
     cancelledIds: result.cancelled.map((view) => view.jobId),
@@ -140,9 +161,16 @@ function describeOutcome(report: Omit<SuspensionReport, 'outcome'>): string {
   const jobs = (count: number) => `${count} job${count === 1 ? '' : 's'}`;
   const sentences = [`Suspended at ${report.suspendedAt}.`];
   for (const pass of report.passes) {
-    if (pass.skipped?.because === 'resumed') sentences.push(`Pass ${pass.pass} skipped: the organization was resumed${pass.skipped.resumedAt ? ` at ${pass.skipped.resumedAt}` : ''}.`);
-    else if (pass.skipped) sentences.push(`Pass ${pass.pass} skipped: the organization was resumed and suspended again at ${pass.skipped.suspendedAt} (that suspension cancels its own jobs).`);
-    else sentences.push(`Pass ${pass.pass} cancelled ${jobs(pass.cancelled)}${pass.acceptedLater > 0 ? ` and left ${jobs(pass.acceptedLater)} accepted after ${pass.checkedAt}` : ''}.`);
+    if (pass.skipped?.because === 'resumed')
+      sentences.push(`Pass ${pass.pass} skipped: the organization was resumed${pass.skipped.resumedAt ? ` at ${pass.skipped.resumedAt}` : ''}.`);
+    else if (pass.skipped)
+      sentences.push(
+        `Pass ${pass.pass} skipped: the organization was resumed and suspended again at ${pass.skipped.suspendedAt} (that suspension cancels its own jobs).`,
+      );
+    else
+      sentences.push(
+        `Pass ${pass.pass} cancelled ${jobs(pass.cancelled)}${pass.acceptedLater > 0 ? ` and left ${jobs(pass.acceptedLater)} accepted after ${pass.checkedAt}` : ''}.`,
+      );
   }
   sentences.push(`The organization is ${report.organization.status} now.`);
   return sentences.join(' ');
@@ -156,6 +184,9 @@ function describeOutcome(report: Omit<SuspensionReport, 'outcome'>): string {
  * @example
  * const organization = await resumeOrganization(ports, { organizationId: 'org_1' });
  */
-export async function resumeOrganization(ports: Pick<OrganizationSuspensionPorts, 'tenancy' | 'clock'>, input: { organizationId: string }): Promise<Organization> {
+export async function resumeOrganization(
+  ports: Pick<OrganizationSuspensionPorts, 'tenancy' | 'clock'>,
+  input: { organizationId: string },
+): Promise<Organization> {
   return resumeOrganizationRecord(ports, input);
 }

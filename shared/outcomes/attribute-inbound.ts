@@ -18,7 +18,15 @@
  * Then one ADD per fact (OutcomeStore), none when there is nothing to attribute.
  */
 import type { CustomerEvent } from '../customer-events/ports';
-import type { AttributionBatch, DeliveredRecipient, InboundMessage, JobOwnerRecord, LedgerDeliveryStore, LedgerLocation, ReplyAttribution } from '../delivery/ports';
+import type {
+  AttributionBatch,
+  DeliveredRecipient,
+  InboundMessage,
+  JobOwnerRecord,
+  LedgerDeliveryStore,
+  LedgerLocation,
+  ReplyAttribution,
+} from '../delivery/ports';
 import { normalizeKeyword, type OptOutKeywords } from '../inbox/opt-outs';
 import { DEFAULT_ATTRIBUTION_WINDOW_HOURS, MAX_KEPT_PAYLOAD, type OutcomeEvent } from './outcome-facts';
 import { buttonTappedEvent, messageRepliedEvent, type AttributedReply } from './outcome-customer-events';
@@ -72,7 +80,11 @@ export class InboundAttribution implements ReplyAttribution {
   }
 
   async inbound(organizationId: string, message: InboundMessage, batch: AttributionBatch): Promise<CustomerEvent[]> {
-    const target = message.context ? await this.byContext(organizationId, message.context.messageId, batch) : message.userIdChange ? undefined : await this.byLastTouch(organizationId, message);
+    const target = message.context
+      ? await this.byContext(organizationId, message.context.messageId, batch)
+      : message.userIdChange
+        ? undefined
+        : await this.byLastTouch(organizationId, message);
     if (!target) return [];
     const facts = this.factsOf(target, message);
     const results = await this.ports.outcomes.recordOutcomes(

@@ -48,5 +48,10 @@ export function messageRepliedEvent(reply: AttributedReply, message: InboundMess
  * @example buttonTappedEvent(reply, message, { index: 1, payload: 'STOP-PROMO' }, receivedAt).data.button // { index: 1, payload: 'STOP-PROMO' }
  */
 export function buttonTappedEvent(reply: AttributedReply, message: InboundMessage, button: { index: number; payload: string }, createdAt: Date): CustomerEvent {
-  return newCustomerEvent({ type: 'button.tapped', sourceKey: `${reply.location.jobId}:${message.messageId}`, createdAt, data: { ...replyData(reply, message), button: { ...button } } });
+  return newCustomerEvent({
+    type: 'button.tapped',
+    sourceKey: `${reply.location.jobId}:${message.messageId}`,
+    createdAt,
+    data: { ...replyData(reply, message), button: { ...button } },
+  });
 }

@@ -39,6 +39,8 @@ export function tappedIndexOf(buttons: readonly QuickReplyButton[] | undefined, 
   if (!buttons) return -1;
   const byPayload = buttons.find((button) => button.payload !== undefined && button.payload === tap.payload);
   if (byPayload) return byPayload.index;
-  const byText = buttons.find((button) => button.payload === undefined && button.text !== undefined && (button.text === tap.payload || button.text === tap.text));
+  const byText = buttons.find(
+    (button) => button.payload === undefined && button.text !== undefined && (button.text === tap.payload || button.text === tap.text),
+  );
   return byText ? byText.index : -1;
 }

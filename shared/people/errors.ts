@@ -15,7 +15,10 @@ export class InvalidPersonTokenError extends Error {
 /** The person's role does not allow the route (the console hides what this refuses). */
 export class RoleNotAllowedError extends Error {
   readonly code = 'ROLE_NOT_ALLOWED';
-  constructor(readonly needed: string, readonly held: string) {
+  constructor(
+    readonly needed: string,
+    readonly held: string,
+  ) {
     super(`This needs the ${needed} role; you have the ${held} role`);
     this.name = 'RoleNotAllowedError';
   }
@@ -25,7 +28,7 @@ export class RoleNotAllowedError extends Error {
 export class PersonNotAllowedError extends Error {
   readonly code = 'PERSON_NOT_ALLOWED';
   constructor() {
-    super('This route takes an API key (x-api-key), not a person\'s sign-in');
+    super("This route takes an API key (x-api-key), not a person's sign-in");
     this.name = 'PersonNotAllowedError';
   }
 }
@@ -79,7 +82,7 @@ export class PersonExistsError extends Error {
 export class PeopleManagementOutsideKeyScopeError extends Error {
   readonly code = 'PEOPLE_MANAGEMENT_OUTSIDE_KEY_SCOPE';
   constructor() {
-    super('This key is bound to one sender; managing people takes the organization\'s API key or an admin\'s sign-in');
+    super("This key is bound to one sender; managing people takes the organization's API key or an admin's sign-in");
     this.name = 'PeopleManagementOutsideKeyScopeError';
   }
 }

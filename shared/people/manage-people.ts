@@ -50,7 +50,12 @@ export async function issueUsagePlanKey(
   personId: string,
 ): Promise<NonNullable<Membership['usagePlanKey']>> {
   const value = ports.secrets.generateSecret(USAGE_KEY_PREFIX);
-  const { gatewayApiKeyId } = await ports.apiKeys.registerBroadcastKey({ credentialId: personCredentialId(personId), organizationId, plaintextKey: value, origin: 'person' });
+  const { gatewayApiKeyId } = await ports.apiKeys.registerBroadcastKey({
+    credentialId: personCredentialId(personId),
+    organizationId,
+    plaintextKey: value,
+    origin: 'person',
+  });
   return { id: gatewayApiKeyId ?? `${UNREGISTERED_PREFIX}${personId}`, value };
 }
 

@@ -6,7 +6,13 @@ const role = v.picklist(PERSON_ROLES, `must be one of ${PERSON_ROLES.join(', ')}
 
 /** `POST /people`: `{ email, role }`. */
 export const invitationSchema = v.object({
-  email: v.pipe(v.string('must be a string'), v.trim(), v.minLength(3, 'must be an e-mail address'), v.maxLength(254, 'must be at most 254 characters'), v.email('must be an e-mail address')),
+  email: v.pipe(
+    v.string('must be a string'),
+    v.trim(),
+    v.minLength(3, 'must be an e-mail address'),
+    v.maxLength(254, 'must be at most 254 characters'),
+    v.email('must be an e-mail address'),
+  ),
   role,
 });
 

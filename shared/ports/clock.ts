@@ -29,7 +29,9 @@ export function fixedClock(start: Date | string): Clock & { advanceBy(millisecon
  * clock.shiftTo('2026-12-07T03:30:00Z'); // now() reads 03:30 UTC and goes on ticking
  * clock.shiftBy(30 * 60_000);            // half an hour later
  */
-export function shiftedClock(base: () => number = Date.now): Clock & { shiftBy(milliseconds: number): void; shiftTo(instant: Date | string): void; readonly offsetMs: number } {
+export function shiftedClock(
+  base: () => number = Date.now,
+): Clock & { shiftBy(milliseconds: number): void; shiftTo(instant: Date | string): void; readonly offsetMs: number } {
   let offsetMs = 0;
   return {
     now: () => new Date(base() + offsetMs),

@@ -12,8 +12,9 @@ type IntersectionOf<Union> = (Union extends unknown ? (part: Union) => void : ne
  * members of the same name intersect to `never`, which would accept anything; such parts must be
  * typed as the ports they implement, and this type says so instead of becoming `never`.
  */
-export type CombinedPorts<Parts extends readonly object[]> =
-  [IntersectionOf<Parts[number]>] extends [never] ? 'combinePorts: type each part as the port it implements' : IntersectionOf<Parts[number]>;
+export type CombinedPorts<Parts extends readonly object[]> = [IntersectionOf<Parts[number]>] extends [never]
+  ? 'combinePorts: type each part as the port it implements'
+  : IntersectionOf<Parts[number]>;
 
 /**
  * One object answering the methods of every part (class instances or plain objects), each call

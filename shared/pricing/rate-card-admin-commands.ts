@@ -24,7 +24,10 @@ const orgFlag = { name: 'org', description: "Organization id (org_…): its own 
 export const rateCardAdminCommands: Readonly<Record<string, RateCardAdminCommand>> = {
   'set-rate-card': {
     summary: "Set the rate card (price per country calling code and Meta pricing category) the dry run's estimate and campaign costs use",
-    flags: [{ name: 'file', description: 'JSON file: { "currency": "USD", "rates": { "44": { "marketing": "0.0529" }, "*": { … } } }', required: true }, orgFlag],
+    flags: [
+      { name: 'file', description: 'JSON file: { "currency": "USD", "rates": { "44": { "marketing": "0.0529" }, "*": { … } } }', required: true },
+      orgFlag,
+    ],
     run: async (ports, flags, readText) => {
       const path = flags.file?.trim();
       if (!path) throw new InvalidRateCardError('--file is required');

@@ -67,10 +67,7 @@ export const MAX_WRITTEN_NUMBER_LENGTH = 32;
  * v.safeParse(writtenPhoneNumber, ' 07700 900123').success; // true: judged per recipient
  * v.safeParse(writtenPhoneNumber, '9'.repeat(500_000)).issues?.[0].message; // 'must be at most 32 characters'
  */
-export const writtenPhoneNumber = v.pipe(
-  v.string(),
-  v.maxLength(MAX_WRITTEN_NUMBER_LENGTH, `must be at most ${MAX_WRITTEN_NUMBER_LENGTH} characters`),
-);
+export const writtenPhoneNumber = v.pipe(v.string(), v.maxLength(MAX_WRITTEN_NUMBER_LENGTH, `must be at most ${MAX_WRITTEN_NUMBER_LENGTH} characters`));
 
 /** What a written number of the earlier operations may hold (digits and the usual separators). */
 export const WRITTEN_NUMBER_FORM_RULE = 'must hold only digits, spaces, dashes, dots, parentheses and a leading +';
@@ -110,10 +107,12 @@ export function writtenSplitNumber(countryCode: string, nationalNumber: string):
   const national = writtenDigits(nationalNumber);
   if ('rule' in national) return { valid: false, field: 'toPhoneNumber', rule: national.rule };
   const number = national.digits.replace(/^0+/, '');
-  if (!hasDigitsWithin(code.digits, phoneDigitBounds.countryCode)) return { valid: false, field: 'countryCode', rule: digitsRule(phoneDigitBounds.countryCode) };
+  if (!hasDigitsWithin(code.digits, phoneDigitBounds.countryCode))
+    return { valid: false, field: 'countryCode', rule: digitsRule(phoneDigitBounds.countryCode) };
   if (!hasDigitsWithin(number, phoneDigitBounds.nationalNumber)) {
     return { valid: false, field: 'toPhoneNumber', rule: digitsRule(phoneDigitBounds.nationalNumber, ' without leading zeros') };
   }
-  if (!isSplitNumber(code.digits, number)) return { valid: false, field: 'toPhoneNumber', rule: `with countryCode must have at most ${E164_MAX_DIGITS} digits` };
+  if (!isSplitNumber(code.digits, number))
+    return { valid: false, field: 'toPhoneNumber', rule: `with countryCode must have at most ${E164_MAX_DIGITS} digits` };
   return { valid: true, countryCode: code.digits, number: code.digits + number, nationalNumber: national.digits };
 }

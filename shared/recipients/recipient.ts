@@ -6,9 +6,7 @@
 import { isBusinessScopedUserId, type BusinessScopedUserId } from './business-scoped-user-id';
 import type { PhoneNumber } from './phone-number';
 
-export type Recipient =
-  | { readonly kind: 'phone'; readonly phoneNumber: PhoneNumber }
-  | { readonly kind: 'bsuid'; readonly userId: BusinessScopedUserId };
+export type Recipient = { readonly kind: 'phone'; readonly phoneNumber: PhoneNumber } | { readonly kind: 'bsuid'; readonly userId: BusinessScopedUserId };
 
 export type RecipientKind = Recipient['kind'];
 

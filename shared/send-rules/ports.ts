@@ -35,7 +35,7 @@ export interface CappedSend {
   at: Date;
 }
 
-export type CapReservation = { reserved: true } | { reserved: false; /** When the oldest counted send leaves the window. */ allowedAt: Date };
+export type CapReservation = { reserved: true } | { reserved: false /** When the oldest counted send leaves the window. */; allowedAt: Date };
 
 export interface FrequencyCapStore {
   /**

@@ -19,7 +19,10 @@ export type Weekday = (typeof WEEKDAYS)[number];
 const clockTime = (allowEndOfDay: boolean) =>
   v.pipe(
     v.string('must be a time "HH:MM"'),
-    v.regex(allowEndOfDay ? /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/ : /^([01]\d|2[0-3]):[0-5]\d$/, `must be a time "HH:MM" (00:00 to ${allowEndOfDay ? '24:00' : '23:59'})`),
+    v.regex(
+      allowEndOfDay ? /^(([01]\d|2[0-3]):[0-5]\d|24:00)$/ : /^([01]\d|2[0-3]):[0-5]\d$/,
+      `must be a time "HH:MM" (00:00 to ${allowEndOfDay ? '24:00' : '23:59'})`,
+    ),
   );
 
 const isIanaZone = (zone: string): boolean => {
@@ -48,7 +51,12 @@ export const sendWindowSchema = v.pipe(
           v.check((days) => new Set(days).size === days.length, 'must not repeat a day'),
         ),
       ),
-      timeZone: v.optional(v.union([v.literal('recipient'), v.pipe(v.string(), v.check(isIanaZone, 'must be "recipient" or an IANA time zone name such as "Europe/London"'))], 'must be "recipient" or an IANA time zone name such as "Europe/London"')),
+      timeZone: v.optional(
+        v.union(
+          [v.literal('recipient'), v.pipe(v.string(), v.check(isIanaZone, 'must be "recipient" or an IANA time zone name such as "Europe/London"'))],
+          'must be "recipient" or an IANA time zone name such as "Europe/London"',
+        ),
+      ),
     },
     'must hold only from, to, days and timeZone',
   ),
@@ -85,9 +93,27 @@ export const MAX_CANARY_PERCENT = 50;
  */
 export const canarySchema = v.strictObject(
   {
-    percent: v.optional(v.pipe(v.number('must be a number'), v.check((percent) => percent > 0, 'must be more than 0'), v.maxValue(MAX_CANARY_PERCENT, `must be at most ${MAX_CANARY_PERCENT}`))),
-    count: v.optional(v.pipe(v.number('must be a whole number'), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'), v.maxValue(1_000_000, 'must be at most 1000000'))),
-    observeMinutes: v.pipe(v.number('must be a whole number of minutes'), v.integer('must be a whole number of minutes'), v.minValue(1, 'must be at least 1'), v.maxValue(1440, 'must be at most 1440 (a day)')),
+    percent: v.optional(
+      v.pipe(
+        v.number('must be a number'),
+        v.check((percent) => percent > 0, 'must be more than 0'),
+        v.maxValue(MAX_CANARY_PERCENT, `must be at most ${MAX_CANARY_PERCENT}`),
+      ),
+    ),
+    count: v.optional(
+      v.pipe(
+        v.number('must be a whole number'),
+        v.integer('must be a whole number'),
+        v.minValue(1, 'must be at least 1'),
+        v.maxValue(1_000_000, 'must be at most 1000000'),
+      ),
+    ),
+    observeMinutes: v.pipe(
+      v.number('must be a whole number of minutes'),
+      v.integer('must be a whole number of minutes'),
+      v.minValue(1, 'must be at least 1'),
+      v.maxValue(1440, 'must be at most 1440 (a day)'),
+    ),
     haltIf: haltIfSchema,
   },
   'must hold only percent, count, observeMinutes and haltIf',

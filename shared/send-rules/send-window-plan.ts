@@ -52,7 +52,11 @@ export class SendWindowPlanner {
  * sendWindowPlanOf({ from: '09:00', to: '20:00' }, [{ to: '919800000001' }, { to: '12125550123' }], new Date('2026-06-01T06:00:00Z'));
  * // { sendWindow: { now: 1, later: [{ at: '2026-06-01T13:00:00.000Z', count: 1 }] } }
  */
-export function sendWindowPlanOf(window: SendWindow | undefined, recipients: ReadonlyArray<{ to: string; timeZone?: string }>, at: Date): { sendWindow?: SendWindowPlan } {
+export function sendWindowPlanOf(
+  window: SendWindow | undefined,
+  recipients: ReadonlyArray<{ to: string; timeZone?: string }>,
+  at: Date,
+): { sendWindow?: SendWindowPlan } {
   if (!window) return {};
   const planner = new SendWindowPlanner(window, at);
   planner.add(recipients);

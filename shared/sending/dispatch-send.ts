@@ -10,14 +10,7 @@
 import type { Clock } from '../ports/clock';
 import type { Rejection, SendOutcome, SendPacer } from './ports';
 import { SendSlots } from './send-slots';
-import {
-  RateLimitHold,
-  classifyOutcome,
-  pacedRate,
-  fullJitterDelay,
-  type AttemptBudget,
-  type SendPolicySettings,
-} from './send-policy';
+import { RateLimitHold, classifyOutcome, pacedRate, fullJitterDelay, type AttemptBudget, type SendPolicySettings } from './send-policy';
 
 export interface SendingPorts {
   pacer: SendPacer;

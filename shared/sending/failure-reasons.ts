@@ -46,7 +46,11 @@ interface MetaCode extends ReasonDescription {
 }
 
 const SEND_AGAIN_LATER = 'Send to the recipient again later';
-const rateLimit = (text: string, action = 'Send again later; if it keeps happening, lower the account\'s messages per second'): MetaCode => ({ retry: 'rate-limit', text, action });
+const rateLimit = (text: string, action = "Send again later; if it keeps happening, lower the account's messages per second"): MetaCode => ({
+  retry: 'rate-limit',
+  text,
+  action,
+});
 const transient = (text: string): MetaCode => ({ retry: 'transient', text, action: SEND_AGAIN_LATER });
 const final = (text: string, action: string): MetaCode => ({ retry: 'final', text, action });
 /** A refusal of the Marketing Messages API the chunk worker answers by sending through Cloud API instead (docs/BROADCAST.md "Marketing Messages API"). */
@@ -54,66 +58,153 @@ const marketingRefusal = (text: string, action: string): MetaCode => ({ ...final
 
 const META_CODES: ReadonlyMap<number, MetaCode> = new Map([
   // Throttling: the message was not sent; the sending engine holds the account and retries.
-  [4, rateLimit('The app\'s call rate limit at Meta was reached; retries ran out')],
-  [80007, rateLimit('The business account\'s call rate limit at Meta was reached; retries ran out')],
+  [4, rateLimit("The app's call rate limit at Meta was reached; retries ran out")],
+  [80007, rateLimit("The business account's call rate limit at Meta was reached; retries ran out")],
   [130429, rateLimit('Rate limit reached; retries ran out')],
   [131056, rateLimit('Too many messages to this number in a short time; retries ran out', 'Wait a minute or more before messaging this number again')],
-  [131048, { ...rateLimit('Meta limited sending because of spam reports; retries ran out', 'Improve message quality (fewer blocks and reports), then resume the broadcast'), holdsAccount: 'ACCOUNT_SPAM_RATE_LIMITED' }],
+  [
+    131048,
+    {
+      ...rateLimit(
+        'Meta limited sending because of spam reports; retries ran out',
+        'Improve message quality (fewer blocks and reports), then resume the broadcast',
+      ),
+      holdsAccount: 'ACCOUNT_SPAM_RATE_LIMITED',
+    },
+  ],
   // Meta's temporary failures.
   [1, transient('Meta reported an unknown error; retries ran out')],
-  [2, transient('Meta\'s service was temporarily unavailable; retries ran out')],
+  [2, transient("Meta's service was temporarily unavailable; retries ran out")],
   [131000, transient('Something went wrong at Meta; retries ran out')],
-  [131016, transient('Meta\'s service was overloaded; retries ran out')],
+  [131016, transient("Meta's service was overloaded; retries ran out")],
   // The request itself.
   [100, final('A parameter of the message was not valid', 'Check the template name, language, parameters and the number')],
-  [131008, final('A required parameter is missing', 'Add the missing parameter (for example a URL button\'s value)')],
+  [131008, final('A required parameter is missing', "Add the missing parameter (for example a URL button's value)")],
   [131009, final('A parameter value is not valid', 'Correct the parameter value')],
   [131051, final('Unsupported message type', 'Use a message type WhatsApp supports')],
   // On /marketing_messages 131055 means "only marketing templates": the worker then sends through Cloud API.
-  [131055, marketingRefusal('Meta does not allow this operation (on the Marketing Messages API: the template is not a marketing template)', 'Check the request against Meta\'s documentation; a broadcast sends such a template through Cloud API by itself')],
-  [131062, final('Authentication templates and templates with a max price (bid) cannot be sent to a business-scoped user id (BSUID)', 'Send to the user\'s phone number, or use a template without a max price')],
+  [
+    131055,
+    marketingRefusal(
+      'Meta does not allow this operation (on the Marketing Messages API: the template is not a marketing template)',
+      "Check the request against Meta's documentation; a broadcast sends such a template through Cloud API by itself",
+    ),
+  ],
+  [
+    131062,
+    final(
+      'Authentication templates and templates with a max price (bid) cannot be sent to a business-scoped user id (BSUID)',
+      "Send to the user's phone number, or use a template without a max price",
+    ),
+  ],
   // Max price (a marketing template's bid cap, fact sheet row 4): the Marketing Messages API only, not in every country.
-  [131061, final('A template with a max price was sent through Cloud API (/messages); Meta sends such templates through the Marketing Messages API only', 'Send it again as a broadcast (the platform sends max-price templates through the Marketing Messages API); through /upstream use the marketing-messages route')],
-  [131065, final('Max price is not available in the recipient\'s country', 'Send these recipients a template without a max price')],
+  [
+    131061,
+    final(
+      'A template with a max price was sent through Cloud API (/messages); Meta sends such templates through the Marketing Messages API only',
+      'Send it again as a broadcast (the platform sends max-price templates through the Marketing Messages API); through /upstream use the marketing-messages route',
+    ),
+  ],
+  [131065, final("Max price is not available in the recipient's country", 'Send these recipients a template without a max price')],
   // The template.
   [132000, final('The number of parameters does not match the template', 'Give exactly as many values as the template has placeholders')],
-  [132001, final('The template does not exist in this language', 'Check the template\'s name and language, and that it is approved')],
+  [132001, final('The template does not exist in this language', "Check the template's name and language, and that it is approved")],
   [132005, final('The text is too long once the parameters are filled in', 'Shorten the parameter values')],
-  [132007, final('The content breaks Meta\'s formatting policy', 'Remove line breaks, tabs and runs of spaces from the parameters')],
-  [132012, final('A parameter\'s format does not match the template', 'Send the parameter type the template expects (for example an image header)')],
-  [132015, { ...final('Meta paused the template for low quality', 'Improve the template; the broadcast resumes by itself when Meta approves it again'), holdsTemplate: 'TEMPLATE_PAUSED' }],
+  [132007, final("The content breaks Meta's formatting policy", 'Remove line breaks, tabs and runs of spaces from the parameters')],
+  [132012, final("A parameter's format does not match the template", 'Send the parameter type the template expects (for example an image header)')],
+  [
+    132015,
+    {
+      ...final('Meta paused the template for low quality', 'Improve the template; the broadcast resumes by itself when Meta approves it again'),
+      holdsTemplate: 'TEMPLATE_PAUSED',
+    },
+  ],
   [132016, { ...final('Meta disabled the template', 'Create a new template and send again'), holdsTemplate: 'TEMPLATE_DISABLED' }],
-  [132018, final('Meta could not validate the template\'s parameters', 'Check the parameters against the template')],
-  [132068, final('The template\'s flow is blocked', 'Fix or replace the flow')],
-  [132069, final('The template\'s flow is throttled', 'Send again later')],
+  [132018, final("Meta could not validate the template's parameters", 'Check the parameters against the template')],
+  [132068, final("The template's flow is blocked", 'Fix or replace the flow')],
+  [132069, final("The template's flow is throttled", 'Send again later')],
   // The recipient.
   [131026, final('The message could not be delivered', 'Check the number is on WhatsApp; the user may need to update WhatsApp or accept its terms')],
   [131047, final('More than 24 hours since the customer last replied', 'Send an approved template instead')],
   [131049, final('Meta chose not to deliver this marketing message', 'Do not resend at once; try again days later or after the user replies')],
   [131050, final('The user stopped marketing messages', 'Send this user no more marketing messages')],
-  [130472, final('Meta held the message back: the user\'s number is part of an experiment', 'Nothing to do; do not resend at once')],
+  [130472, final("Meta held the message back: the user's number is part of an experiment", 'Nothing to do; do not resend at once')],
   [131021, final('The recipient is the sending number itself', 'Send to another number')],
   // Conversation Routing (fact sheet row 7): Meta Business Agent or another partner holds the thread; this app is on standby.
-  [131070, final('Another app (such as Meta Business Agent) holds this conversation; this app is on standby for it', 'Ask the business to pass the conversation to this app (thread control) or make it the number\'s primary app in Meta Business Suite, then send again')],
+  [
+    131070,
+    final(
+      'Another app (such as Meta Business Agent) holds this conversation; this app is on standby for it',
+      "Ask the business to pass the conversation to this app (thread control) or make it the number's primary app in Meta Business Suite, then send again",
+    ),
+  ],
   // The business account.
-  [190, final('The business account\'s access token is invalid or expired', 'Connect the business account again')],
+  [190, final("The business account's access token is invalid or expired", 'Connect the business account again')],
   [10, final('The app lacks a permission on the business account', 'Grant the app the WhatsApp permissions again')],
   [131005, final('Meta denied access to the business account', 'Grant the app the WhatsApp permissions again')],
-  [368, final('Meta temporarily blocked the account for policy violations', 'Review Meta\'s policy notices for the account')],
+  [368, final('Meta temporarily blocked the account for policy violations', "Review Meta's policy notices for the account")],
   [131031, { ...final('The business account is locked', 'Contact Meta support, then resume the broadcast'), holdsAccount: 'ACCOUNT_LOCKED' }],
-  [131042, { ...final('A payment issue with the business account', 'Fix the payment method in Meta Business Manager, then resume the broadcast'), holdsAccount: 'ACCOUNT_PAYMENT_ISSUE' }],
+  [
+    131042,
+    {
+      ...final('A payment issue with the business account', 'Fix the payment method in Meta Business Manager, then resume the broadcast'),
+      holdsAccount: 'ACCOUNT_PAYMENT_ISSUE',
+    },
+  ],
   [131057, final('The business account is in maintenance mode', 'Send again in a few minutes')],
   [133010, final('The phone number is not registered with the Cloud API', 'Register the number, then send again')],
   // The Marketing Messages API (/marketing_messages). 134102 comes with HTTP 500 and Meta's error, so
   // the classifier calls it a rejection retried by its status; the worker never retries it there: it
   // sends through Cloud API at once (a refusal means nothing went out, so that cannot duplicate).
-  [134100, marketingRefusal('Only marketing templates can be sent through the Marketing Messages API', 'Send the template through Cloud API (a broadcast does so by itself)')],
-  [134101, marketingRefusal('The template is still syncing with the Marketing Messages API', 'Send through the Marketing Messages API again in about 10 minutes; a broadcast sends through Cloud API meanwhile')],
-  [134102, marketingRefusal('The template is unavailable on the Marketing Messages API (the account is not eligible, or its sync failed)', 'Check the business account\'s Marketing Messages API onboarding and eligibility in WhatsApp Manager')],
-  [131063, final('Meta disabled marketing templates on Cloud API for this business account', 'Turn the Marketing Messages API on for the account (npm run admin -- set-marketing-messages --waba <id> --enabled true), or allow marketing on Cloud API again')],
-  [131064, { ...final('The business account is over its messaging limit because of template-classification violations', 'Wait for Meta\'s enforcement period to end (see WhatsApp Manager), then resume the broadcast'), holdsAccount: 'ACCOUNT_MESSAGING_LIMITED' }],
-  [130497, { ...final('The business account may not message users in this country', 'Remove this country\'s recipients, or ask Meta to allow messaging there'), stopsCountry: true }],
-  [1752041, final('Meta refused a duplicate Marketing Messages API onboarding request', 'Nothing to resend: another partner already sent the onboarding request')],
+  [
+    134100,
+    marketingRefusal(
+      'Only marketing templates can be sent through the Marketing Messages API',
+      'Send the template through Cloud API (a broadcast does so by itself)',
+    ),
+  ],
+  [
+    134101,
+    marketingRefusal(
+      'The template is still syncing with the Marketing Messages API',
+      'Send through the Marketing Messages API again in about 10 minutes; a broadcast sends through Cloud API meanwhile',
+    ),
+  ],
+  [
+    134102,
+    marketingRefusal(
+      'The template is unavailable on the Marketing Messages API (the account is not eligible, or its sync failed)',
+      "Check the business account's Marketing Messages API onboarding and eligibility in WhatsApp Manager",
+    ),
+  ],
+  [
+    131063,
+    final(
+      'Meta disabled marketing templates on Cloud API for this business account',
+      'Turn the Marketing Messages API on for the account (npm run admin -- set-marketing-messages --waba <id> --enabled true), or allow marketing on Cloud API again',
+    ),
+  ],
+  [
+    131064,
+    {
+      ...final(
+        'The business account is over its messaging limit because of template-classification violations',
+        "Wait for Meta's enforcement period to end (see WhatsApp Manager), then resume the broadcast",
+      ),
+      holdsAccount: 'ACCOUNT_MESSAGING_LIMITED',
+    },
+  ],
+  [
+    130497,
+    {
+      ...final('The business account may not message users in this country', "Remove this country's recipients, or ask Meta to allow messaging there"),
+      stopsCountry: true,
+    },
+  ],
+  [
+    1752041,
+    final('Meta refused a duplicate Marketing Messages API onboarding request', 'Nothing to resend: another partner already sent the onboarding request'),
+  ],
 ]);
 
 /** Recorded for a FAILED entry that carries no code. */
@@ -140,19 +231,40 @@ const PLATFORM_REASONS: ReadonlyMap<string, ReasonDescription> = new Map<string,
   [INVALID_PHONE_NUMBER, { text: 'The number is not a valid WhatsApp number', action: 'Correct the number: international digits of a WhatsApp user' }],
   ['DUPLICATE_RECIPIENT', { text: 'The number appears earlier in the same request', action: 'Nothing: the earlier occurrence is sent' }],
   ['UNSUPPORTED_COUNTRY_CODE', { text: 'No price is set for the country code', action: 'Ask the operator to price the country, then send again' }],
-  [OPTED_OUT, { text: 'The recipient opted out of the organization\'s messages', action: 'Send only if the recipient opts in again' }],
-  [FREQUENCY_CAPPED, { text: 'The recipient already had as many messages as the organization\'s frequency cap allows', action: 'Nothing: the cap protects the recipient; send with deferCapped to send when the cap allows' }],
+  [OPTED_OUT, { text: "The recipient opted out of the organization's messages", action: 'Send only if the recipient opts in again' }],
+  [
+    FREQUENCY_CAPPED,
+    {
+      text: "The recipient already had as many messages as the organization's frequency cap allows",
+      action: 'Nothing: the cap protects the recipient; send with deferCapped to send when the cap allows',
+    },
+  ],
   [WORKER_ERROR, { text: 'Sending kept failing and was given up', action: SEND_AGAIN_LATER }],
   [DEFAULT_FAILURE_REASON, { text: 'The message could not be sent', action: SEND_AGAIN_LATER }],
-  [TEMPLATE_PAUSED_FAILURE, { text: 'Meta kept the template paused past the allowed time', action: 'Improve the template\'s quality, then send again' }],
+  [TEMPLATE_PAUSED_FAILURE, { text: 'Meta kept the template paused past the allowed time', action: "Improve the template's quality, then send again" }],
   [UNKNOWN_OUTCOME, { text: 'No answer came: the message may have been sent', action: 'Wait for its delivery status; do not resend' }],
   // The earlier send's triage records a parameter count mismatch under this number.
   ['131014', { text: 'The template parameters do not match the template', action: 'Give exactly as many values as the template has placeholders' }],
   // Meta's US marketing pause: a MARKETING template to a US (+1) recipient, refused at accept (shared/broadcast/us-marketing-guard.ts).
-  ['US_MARKETING_PAUSED', { text: 'Meta does not deliver marketing templates to US (+1) numbers', action: 'Send a UTILITY template, or remove the recipient; the operator can turn the organization\'s US marketing guard off' }],
+  [
+    'US_MARKETING_PAUSED',
+    {
+      text: 'Meta does not deliver marketing templates to US (+1) numbers',
+      action: "Send a UTILITY template, or remove the recipient; the operator can turn the organization's US marketing guard off",
+    },
+  ],
   // A campaign's member skipped at expansion (docs/CAMPAIGNS.md "Counts"), never sent.
-  [MISSING_ATTRIBUTE, { text: 'The person lacks an attribute a template value needs, and the value has no fallback', action: 'Add the attribute to the person, or give the value a fallback' }],
-  [INVALID_PARAMETER, { text: 'The person\'s values, once filled, break a rule of the template', action: 'Correct the person\'s attributes so the filled values fit the template' }],
+  [
+    MISSING_ATTRIBUTE,
+    {
+      text: 'The person lacks an attribute a template value needs, and the value has no fallback',
+      action: 'Add the attribute to the person, or give the value a fallback',
+    },
+  ],
+  [
+    INVALID_PARAMETER,
+    { text: "The person's values, once filled, break a rule of the template", action: "Correct the person's attributes so the filled values fit the template" },
+  ],
 ]);
 
 /**

@@ -77,7 +77,12 @@ const isObject = (value: unknown): value is object => typeof value === 'object' 
 
 const reasonOf = (code: string): FailureReason => ({ code, ...describeReason(code) });
 
-const unknown = (why: string, httpStatus?: number): GraphAnswer => ({ outcome: 'unknown', why, ...(httpStatus === undefined ? {} : { httpStatus }), reason: reasonOf(UNKNOWN_OUTCOME) });
+const unknown = (why: string, httpStatus?: number): GraphAnswer => ({
+  outcome: 'unknown',
+  why,
+  ...(httpStatus === undefined ? {} : { httpStatus }),
+  reason: reasonOf(UNKNOWN_OUTCOME),
+});
 
 /** Meta's (or a synthetic) error on a non-2xx answer, retried by its status and code. */
 export function rejectionOf(httpStatus: number, body: unknown): Rejected {
@@ -115,7 +120,7 @@ export function classifyGraphAnswer(reply: GraphReply): GraphAnswer {
   const { httpStatus, body } = reply;
   if (httpStatus >= 200 && httpStatus < 300) return acceptedOrUnknown(httpStatus, body);
   if (GATEWAY_STATUSES.has(httpStatus) || httpStatus < 400) return unknown(`HTTP ${httpStatus}`, httpStatus);
-  if (httpStatus >= 500 && !hasGraphError(body)) return unknown(`HTTP ${httpStatus} without ${isObject(body) ? 'Meta\'s error' : 'a body'}`, httpStatus);
+  if (httpStatus >= 500 && !hasGraphError(body)) return unknown(`HTTP ${httpStatus} without ${isObject(body) ? "Meta's error" : 'a body'}`, httpStatus);
   return rejectionOf(httpStatus, body);
 }
 

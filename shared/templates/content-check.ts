@@ -33,9 +33,16 @@ const buttonPathOf = (source: ContentSource, button: ButtonContent, checked: rea
   return `buttons[${broadcast >= 0 ? broadcast : checked.indexOf(button)}]`;
 };
 /** Where a value the send lacks could be given. */
-const whereToGive = (source: ContentSource, field: string): string => (source.ownPrefix ? `give ${field} at the broadcast level or in ${source.ownPrefix}${field}` : `give ${field}`);
+const whereToGive = (source: ContentSource, field: string): string =>
+  source.ownPrefix ? `give ${field} at the broadcast level or in ${source.ownPrefix}${field}` : `give ${field}`;
 
-const HEADER_KIND: Record<HeaderRequirement['type'], HeaderContent['type']> = { TEXT: 'text', IMAGE: 'image', VIDEO: 'video', DOCUMENT: 'document', LOCATION: 'location' };
+const HEADER_KIND: Record<HeaderRequirement['type'], HeaderContent['type']> = {
+  TEXT: 'text',
+  IMAGE: 'image',
+  VIDEO: 'video',
+  DOCUMENT: 'document',
+  LOCATION: 'location',
+};
 
 function checkHeader(requirement: HeaderRequirement | undefined, header: HeaderContent | undefined, path: string, source: ContentSource, where: string): void {
   const needed = requirement && (requirement.type !== 'TEXT' || requirement.dynamic) ? requirement : undefined;
@@ -44,8 +51,12 @@ function checkHeader(requirement: HeaderRequirement | undefined, header: HeaderC
     return;
   }
   const kind = HEADER_KIND[needed.type];
-  if (!header) throw new TemplateContentError(`${where}header is required: ${source.templateLabel} has a${needed.type === 'IMAGE' ? 'n' : ''} ${needed.type} header (${whereToGive(source, 'header')})`);
-  if (header.type !== kind) throw new TemplateContentError(`${path}.type must be ${kind}: ${source.templateLabel} has a${needed.type === 'IMAGE' ? 'n' : ''} ${needed.type} header`);
+  if (!header)
+    throw new TemplateContentError(
+      `${where}header is required: ${source.templateLabel} has a${needed.type === 'IMAGE' ? 'n' : ''} ${needed.type} header (${whereToGive(source, 'header')})`,
+    );
+  if (header.type !== kind)
+    throw new TemplateContentError(`${path}.type must be ${kind}: ${source.templateLabel} has a${needed.type === 'IMAGE' ? 'n' : ''} ${needed.type} header`);
   if (header.type === 'text' && needed.type === 'TEXT' && needed.maxLength !== undefined && header.text.length > needed.maxLength) {
     throw new TemplateContentError(`${path}.text must be at most ${needed.maxLength} characters: Meta's 60-character header limit, less the header's own text`);
   }
@@ -64,17 +75,29 @@ const hasButton = (buttons: readonly ButtonContent[], index: number): boolean =>
 };
 
 /** Run once per recipient with buttons of its own (10,000 times for a broadcast of URL suffixes): paths are built only for a message. */
-function checkButtons(requirements: readonly ButtonRequirement[] = [], buttons: readonly ButtonContent[] = [], pathFor: (button: ButtonContent) => string, source: ContentSource, where: string): void {
+function checkButtons(
+  requirements: readonly ButtonRequirement[] = [],
+  buttons: readonly ButtonContent[] = [],
+  pathFor: (button: ButtonContent) => string,
+  source: ContentSource,
+  where: string,
+): void {
   for (const button of buttons) {
     const requirement = requirements[button.index];
     if (!requirement) {
-      throw new TemplateContentError(`${pathFor(button)}.index ${button.index} is not a button of ${source.templateLabel} (it has ${requirements.length === 0 ? 'no buttons' : `buttons 0..${requirements.length - 1}`})`);
+      throw new TemplateContentError(
+        `${pathFor(button)}.index ${button.index} is not a button of ${source.templateLabel} (it has ${requirements.length === 0 ? 'no buttons' : `buttons 0..${requirements.length - 1}`})`,
+      );
     }
     if (requirement.type !== BUTTON_KIND[button.type]) {
-      throw new TemplateContentError(`${pathFor(button)}.type ${button.type} does not match button ${button.index} of ${source.templateLabel}, a ${requirement.type} button`);
+      throw new TemplateContentError(
+        `${pathFor(button)}.type ${button.type} does not match button ${button.index} of ${source.templateLabel}, a ${requirement.type} button`,
+      );
     }
     if (requirement.type === 'URL' && !requirement.dynamic) {
-      throw new TemplateContentError(`${pathFor(button)} is not expected: button ${button.index} of ${source.templateLabel} is a URL button without a variable`);
+      throw new TemplateContentError(
+        `${pathFor(button)} is not expected: button ${button.index} of ${source.templateLabel} is a URL button without a variable`,
+      );
     }
     if (button.type === 'url' && button.trackedUrl !== undefined && !requirement.tracked) {
       throw new TemplateContentError(
@@ -83,7 +106,9 @@ function checkButtons(requirements: readonly ButtonRequirement[] = [], buttons: 
     }
     if (requirement.maxLength !== undefined && buttonValueLength(button) > requirement.maxLength) {
       const field = button.type === 'url' ? 'text' : 'couponCode';
-      throw new TemplateContentError(`${pathFor(button)}.${field} must be at most ${requirement.maxLength} characters for button ${button.index} of ${source.templateLabel}`);
+      throw new TemplateContentError(
+        `${pathFor(button)}.${field} must be at most ${requirement.maxLength} characters for button ${button.index} of ${source.templateLabel}`,
+      );
     }
   }
   const missing = requirements.find((requirement) => requirement.dynamic && !hasButton(buttons, requirement.index));
@@ -93,7 +118,9 @@ function checkButtons(requirements: readonly ButtonRequirement[] = [], buttons: 
       : missing.type === 'URL'
         ? `{ "index": ${missing.index}, "type": "url", "text": "…" }`
         : `{ "index": ${missing.index}, "type": "copy_code", "couponCode": "…" }`;
-    throw new TemplateContentError(`${where}buttons must give button ${missing.index}: it is a ${missing.type} button of ${source.templateLabel} that takes a value (${example}; ${whereToGive(source, 'buttons')})`);
+    throw new TemplateContentError(
+      `${where}buttons must give button ${missing.index}: it is a ${missing.type} button of ${source.templateLabel} that takes a value (${example}; ${whereToGive(source, 'buttons')})`,
+    );
   }
 }
 
@@ -125,7 +152,9 @@ function checkCard(requirement: CardRequirement, card: CardContent, path: string
   if (requirement.body.format === 'POSITIONAL' && (Array.isArray(parameters) || parameters === undefined)) {
     const count = parameters?.length ?? 0;
     if (count !== requirement.body.count) {
-      throw new TemplateContentError(`${path}.templateParams has ${count} values; each card of ${source.templateLabel} needs exactly ${requirement.body.count}`);
+      throw new TemplateContentError(
+        `${path}.templateParams has ${count} values; each card of ${source.templateLabel} needs exactly ${requirement.body.count}`,
+      );
     }
   }
   checkNamedParameters(requirement.body, parameters, `${path}.templateParams`, `each card of ${source.templateLabel}`);
@@ -139,22 +168,37 @@ function checkCarousel(requirement: TemplateRequirements['carousel'], cards: rea
     return;
   }
   const path = pathOf(source, 'carousel');
-  if (!cards) throw new TemplateContentError(`${where}carousel is required: ${source.templateLabel} has a carousel of ${requirement.cards} cards (${whereToGive(source, 'carousel')})`);
+  if (!cards)
+    throw new TemplateContentError(
+      `${where}carousel is required: ${source.templateLabel} has a carousel of ${requirement.cards} cards (${whereToGive(source, 'carousel')})`,
+    );
   if (cards.length !== requirement.cards) {
-    throw new TemplateContentError(`${path} has ${cards.length} card${cards.length === 1 ? '' : 's'}; ${source.templateLabel} has exactly ${requirement.cards}, one entry per card in order`);
+    throw new TemplateContentError(
+      `${path} has ${cards.length} card${cards.length === 1 ? '' : 's'}; ${source.templateLabel} has exactly ${requirement.cards}, one entry per card in order`,
+    );
   }
   cards.forEach((card, index) => checkCard(requirement, card, `${path}[${index}]`, source));
 }
 
-function checkOffer(requirement: TemplateRequirements['limitedTimeOffer'], content: TemplateContent, source: ContentSource, where: string, notBefore: Date): void {
+function checkOffer(
+  requirement: TemplateRequirements['limitedTimeOffer'],
+  content: TemplateContent,
+  source: ContentSource,
+  where: string,
+  notBefore: Date,
+): void {
   const offer = content.limitedTimeOffer;
   if (!requirement) {
-    if (offer) throw new TemplateContentError(`${pathOf(source, 'limitedTimeOffer')} is not expected: ${source.templateLabel} is not a limited-time-offer template`);
+    if (offer)
+      throw new TemplateContentError(`${pathOf(source, 'limitedTimeOffer')} is not expected: ${source.templateLabel} is not a limited-time-offer template`);
     return;
   }
   const path = pathOf(source, 'limitedTimeOffer');
   if (!offer) {
-    if (requirement.hasExpiration) throw new TemplateContentError(`${where}limitedTimeOffer is required: ${source.templateLabel} shows an offer expiry (${whereToGive(source, 'limitedTimeOffer')})`);
+    if (requirement.hasExpiration)
+      throw new TemplateContentError(
+        `${where}limitedTimeOffer is required: ${source.templateLabel} shows an offer expiry (${whereToGive(source, 'limitedTimeOffer')})`,
+      );
     return;
   }
   if (Date.parse(offer.expiresAt) <= notBefore.getTime()) {
@@ -172,7 +216,8 @@ function checkOffer(requirement: TemplateRequirements['limitedTimeOffer'], conte
  */
 export function checkTemplateContent(requirements: TemplateRequirements, content: TemplateContent, source: ContentSource, sendsAt: Date): void {
   const where = source.ownPrefix;
-  if (requirements.header !== undefined || content.header !== undefined) checkHeader(requirements.header, content.header, pathOf(source, 'header'), source, where);
+  if (requirements.header !== undefined || content.header !== undefined)
+    checkHeader(requirements.header, content.header, pathOf(source, 'header'), source, where);
   checkButtons(requirements.buttons, content.buttons, (button) => buttonPathOf(source, button, content.buttons ?? []), source, where);
   checkCarousel(requirements.carousel, content.carousel, source, where);
   checkOffer(requirements.limitedTimeOffer, content, source, where, sendsAt);

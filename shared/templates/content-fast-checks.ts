@@ -14,7 +14,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 
 /** A string of 1..maxLength UTF-16 units (valibot's `minLength` / `maxLength`) that can travel to WhatsApp. */
-const isText = (value: unknown, maxLength: number): value is string => typeof value === 'string' && value.length >= 1 && value.length <= maxLength && isSendableText(value);
+const isText = (value: unknown, maxLength: number): value is string =>
+  typeof value === 'string' && value.length >= 1 && value.length <= maxLength && isSendableText(value);
 
 function buttonOf(value: unknown): ButtonContent | undefined {
   if (!isPlainObject(value)) return undefined;

@@ -26,7 +26,10 @@ export function variableNamesOf(requirements: TemplateRequirements): VariableNam
   const header = requirements.header?.type === 'TEXT' ? requirements.header.name : undefined;
   const named = (requirements.buttons ?? []).filter((button) => button.name !== undefined);
   if (header === undefined && named.length === 0) return undefined;
-  return { ...(header !== undefined && { header }), ...(named.length > 0 && { buttons: Object.fromEntries(named.map((button) => [String(button.index), button.name!])) }) };
+  return {
+    ...(header !== undefined && { header }),
+    ...(named.length > 0 && { buttons: Object.fromEntries(named.map((button) => [String(button.index), button.name!])) }),
+  };
 }
 
 const named = (name: string | undefined) => (name === undefined ? {} : { parameter_name: name });
@@ -38,7 +41,10 @@ function headerParameter(header: HeaderContent, name: string | undefined): Recor
     case 'location': {
       // Meta's examples give coordinates as strings.
       const { latitude, longitude, name: placeName, address } = header;
-      return { type: 'location', location: { latitude: String(latitude), longitude: String(longitude), ...(placeName && { name: placeName }), ...(address && { address }) } };
+      return {
+        type: 'location',
+        location: { latitude: String(latitude), longitude: String(longitude), ...(placeName && { name: placeName }), ...(address && { address }) },
+      };
     }
     default: {
       const media = header.mediaId !== undefined ? { id: header.mediaId } : { link: header.link };

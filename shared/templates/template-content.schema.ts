@@ -21,11 +21,7 @@ export const MAX_HEADER_TEXT_LENGTH = 60;
 export const MAX_CAROUSEL_CARDS = 10;
 export const MAX_BUTTONS = 10;
 
-const parameterValue = v.pipe(
-  v.string(),
-  v.maxLength(MAX_PARAMETER_LENGTH, `values must be at most ${MAX_PARAMETER_LENGTH} characters`),
-  sendableText(),
-);
+const parameterValue = v.pipe(v.string(), v.maxLength(MAX_PARAMETER_LENGTH, `values must be at most ${MAX_PARAMETER_LENGTH} characters`), sendableText());
 
 /** Positional values, in placeholder order ({{1}}, {{2}}, …). */
 export const positionalParametersSchema = v.array(parameterValue);
@@ -59,7 +55,8 @@ const httpsLink = v.pipe(
 const mediaId = v.pipe(v.string(), v.regex(/^\d{1,30}$/, 'must be a media id as Meta returns it (digits only)'));
 
 const exactlyOneSource = 'must have exactly one of link and mediaId';
-const hasOneSource = <Header extends { link?: string; mediaId?: string }>(header: Header): boolean => (header.link === undefined) !== (header.mediaId === undefined);
+const hasOneSource = <Header extends { link?: string; mediaId?: string }>(header: Header): boolean =>
+  (header.link === undefined) !== (header.mediaId === undefined);
 const mediaSource = { link: v.optional(httpsLink), mediaId: v.optional(mediaId) };
 /** A media header: exactly one of `link` and `mediaId` (an id the organization uploaded through /upstream). */
 const imageHeader = v.pipe(v.object({ type: v.literal('image'), ...mediaSource }), v.check(hasOneSource, exactlyOneSource));
@@ -76,7 +73,12 @@ const documentHeader = v.pipe(
 
 const textHeader = v.object({
   type: v.literal('text'),
-  text: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_HEADER_TEXT_LENGTH, `must be at most ${MAX_HEADER_TEXT_LENGTH} characters`), sendableText()),
+  text: v.pipe(
+    v.string(),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(MAX_HEADER_TEXT_LENGTH, `must be at most ${MAX_HEADER_TEXT_LENGTH} characters`),
+    sendableText(),
+  ),
 });
 
 const placeText = (maxLength: number) => v.optional(v.pipe(v.string(), v.maxLength(maxLength, `must be at most ${maxLength} characters`), sendableText()));
@@ -103,7 +105,12 @@ export const trackedUrlSchema = v.pipe(
 );
 
 /** The button's 0-based position in the template's BUTTONS component (Meta's `index`). */
-const buttonIndex = v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be at least 0'), v.maxValue(MAX_BUTTONS - 1, `must be at most ${MAX_BUTTONS - 1}`));
+const buttonIndex = v.pipe(
+  v.number(),
+  v.integer('must be an integer'),
+  v.minValue(0, 'must be at least 0'),
+  v.maxValue(MAX_BUTTONS - 1, `must be at most ${MAX_BUTTONS - 1}`),
+);
 const buttonSchema = v.variant(
   'type',
   [
@@ -111,7 +118,12 @@ const buttonSchema = v.variant(
     v.object({
       index: buttonIndex,
       type: v.literal('url'),
-      text: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`), sendableText()),
+      text: v.pipe(
+        v.string(),
+        v.minLength(1, 'must not be empty'),
+        v.maxLength(MAX_URL_LENGTH, `must be at most ${MAX_URL_LENGTH} characters`),
+        sendableText(),
+      ),
       trackedUrl: v.optional(v.never(TRACKED_OR_TEXT_RULE)),
     }),
     /**
@@ -121,11 +133,25 @@ const buttonSchema = v.variant(
      */
     v.object({ index: buttonIndex, type: v.literal('url'), trackedUrl: trackedUrlSchema, text: v.optional(v.never(TRACKED_OR_TEXT_RULE)) }),
     /** Returned in the inbound `button` message when the user taps it. */
-    v.object({ index: buttonIndex, type: v.literal('quick_reply'), payload: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_PARAMETER_LENGTH, `must be at most ${MAX_PARAMETER_LENGTH} characters`), sendableText()) }),
+    v.object({
+      index: buttonIndex,
+      type: v.literal('quick_reply'),
+      payload: v.pipe(
+        v.string(),
+        v.minLength(1, 'must not be empty'),
+        v.maxLength(MAX_PARAMETER_LENGTH, `must be at most ${MAX_PARAMETER_LENGTH} characters`),
+        sendableText(),
+      ),
+    }),
     v.object({
       index: buttonIndex,
       type: v.literal('copy_code'),
-      couponCode: v.pipe(v.string(), v.minLength(1, 'must not be empty'), v.maxLength(MAX_COUPON_CODE_LENGTH, `must be at most ${MAX_COUPON_CODE_LENGTH} characters`), sendableText()),
+      couponCode: v.pipe(
+        v.string(),
+        v.minLength(1, 'must not be empty'),
+        v.maxLength(MAX_COUPON_CODE_LENGTH, `must be at most ${MAX_COUPON_CODE_LENGTH} characters`),
+        sendableText(),
+      ),
     }),
   ],
   'must be url, quick_reply or copy_code',
@@ -171,7 +197,9 @@ export const templateContentEntries = (isoDateTime: v.GenericSchema<string, stri
   header: v.optional(
     v.pipe(
       headerSchema,
-      v.description("The template's header value: a media header by https link or uploaded mediaId (document: filename), the text of a text header's variable, or a location"),
+      v.description(
+        "The template's header value: a media header by https link or uploaded mediaId (document: filename), the text of a text header's variable, or a location",
+      ),
       v.examples([
         { type: 'image', link: 'https://cdn.example.com/parcel.jpg' },
         { type: 'document', mediaId: '1602186516975000', filename: 'Invoice-0042.pdf' },
@@ -183,19 +211,44 @@ export const templateContentEntries = (isoDateTime: v.GenericSchema<string, stri
   buttons: v.optional(
     v.pipe(
       buttonsSchema,
-      v.description("Values of the template's buttons by index (the button's position in the template); a recipient's buttons merge with the broadcast's by index"),
-      v.examples([[{ index: 0, type: 'url', text: 'A-17' }, { index: 1, type: 'quick_reply', payload: 'STOP-PROMO' }], [{ index: 0, type: 'copy_code', couponCode: 'SUMMER20' }]]),
+      v.description(
+        "Values of the template's buttons by index (the button's position in the template); a recipient's buttons merge with the broadcast's by index",
+      ),
+      v.examples([
+        [
+          { index: 0, type: 'url', text: 'A-17' },
+          { index: 1, type: 'quick_reply', payload: 'STOP-PROMO' },
+        ],
+        [{ index: 0, type: 'copy_code', couponCode: 'SUMMER20' }],
+      ]),
     ),
   ),
   carousel: v.optional(
     v.pipe(
       carouselSchema,
       v.description("One entry per card of a carousel template, in order: the card's media header, body values and buttons"),
-      v.examples([[{ header: { type: 'image', link: 'https://cdn.example.com/shirt.jpg' }, templateParams: ['Linen shirt'], buttons: [{ index: 0, type: 'url', text: 'linen-shirt' }] }, { header: { type: 'image', link: 'https://cdn.example.com/hat.jpg' }, templateParams: ['Straw hat'], buttons: [{ index: 0, type: 'url', text: 'straw-hat' }] }]]),
+      v.examples([
+        [
+          {
+            header: { type: 'image', link: 'https://cdn.example.com/shirt.jpg' },
+            templateParams: ['Linen shirt'],
+            buttons: [{ index: 0, type: 'url', text: 'linen-shirt' }],
+          },
+          {
+            header: { type: 'image', link: 'https://cdn.example.com/hat.jpg' },
+            templateParams: ['Straw hat'],
+            buttons: [{ index: 0, type: 'url', text: 'straw-hat' }],
+          },
+        ],
+      ]),
     ),
   ),
   limitedTimeOffer: v.optional(
-    v.pipe(limitedTimeOfferSchema(isoDateTime), v.description("A limited-time-offer template's expiry (ISO 8601 with an offset), after the send"), v.examples([{ expiresAt: '2026-12-31T23:59:59Z' }])),
+    v.pipe(
+      limitedTimeOfferSchema(isoDateTime),
+      v.description("A limited-time-offer template's expiry (ISO 8601 with an offset), after the send"),
+      v.examples([{ expiresAt: '2026-12-31T23:59:59Z' }]),
+    ),
   ),
 });
 

@@ -13,8 +13,7 @@ import { MAX_COUPON_CODE_LENGTH, MAX_HEADER_TEXT_LENGTH, MAX_URL_LENGTH } from '
 
 export type HeaderRequirement =
   /** `dynamic`: the header text has a variable, so a send gives its one value (`name` in a named template). */
-  | { type: 'TEXT'; dynamic: boolean; name?: string; maxLength?: number }
-  | { type: 'IMAGE' | 'VIDEO' | 'DOCUMENT' | 'LOCATION' };
+  { type: 'TEXT'; dynamic: boolean; name?: string; maxLength?: number } | { type: 'IMAGE' | 'VIDEO' | 'DOCUMENT' | 'LOCATION' };
 
 export type BodyRequirement = { format: 'POSITIONAL'; count: number } | { format: 'NAMED'; names: string[] };
 

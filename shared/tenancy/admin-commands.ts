@@ -17,7 +17,16 @@ import {
   type SubscriptionStatus,
   type Wallet,
 } from './tenancy-entities';
-import { defineCommand, optionalBoolean, optionalWholeNumber, required, requiredBoolean, type AdminCommand, type AdminFlag, type AdminFlagValues } from './admin-flags';
+import {
+  defineCommand,
+  optionalBoolean,
+  optionalWholeNumber,
+  required,
+  requiredBoolean,
+  type AdminCommand,
+  type AdminFlag,
+  type AdminFlagValues,
+} from './admin-flags';
 import { requireOneOf, requirePlan } from './tenancy-input';
 import type { TenancyServices } from './tenancy-services';
 
@@ -90,8 +99,7 @@ const issueCommand = (kind: CredentialKind, summary: string, extraFlags: readonl
   defineCommand({
     summary,
     flags: [organizationFlag, ...extraFlags],
-    run: async (tenancy, flags) =>
-      presentIssued(await tenancy.admin.issueCredential({ organizationId: required(flags, 'org'), kind, ...extraInput(flags) })),
+    run: async (tenancy, flags) => presentIssued(await tenancy.admin.issueCredential({ organizationId: required(flags, 'org'), kind, ...extraInput(flags) })),
   });
 
 export const adminCommands = {
@@ -132,9 +140,14 @@ export const adminCommands = {
   }),
 
   'set-marketing-messages': defineCommand({
-    summary: 'Send the account\'s MARKETING template broadcasts through Meta\'s Marketing Messages API: true (always), false (never: Cloud API), auto (when Meta reports the account ONBOARDED; the default)',
-    flags: [{ name: 'waba', description: 'Business account id (WABA id)', required: true }, { name: 'enabled', description: 'true | false | auto', required: true }],
-    run: (tenancy, flags) => tenancy.admin.setMarketingMessages({ wabaId: required(flags, 'waba'), setting: marketingMessagesSettingOf(required(flags, 'enabled')) }),
+    summary:
+      "Send the account's MARKETING template broadcasts through Meta's Marketing Messages API: true (always), false (never: Cloud API), auto (when Meta reports the account ONBOARDED; the default)",
+    flags: [
+      { name: 'waba', description: 'Business account id (WABA id)', required: true },
+      { name: 'enabled', description: 'true | false | auto', required: true },
+    ],
+    run: (tenancy, flags) =>
+      tenancy.admin.setMarketingMessages({ wabaId: required(flags, 'waba'), setting: marketingMessagesSettingOf(required(flags, 'enabled')) }),
   }),
 
   'add-phone-number': defineCommand({
@@ -172,19 +185,18 @@ export const adminCommands = {
   'revoke-credential': defineCommand({
     summary: 'Revoke a credential',
     flags: [organizationFlag, { name: 'credential-id', description: 'cred_…', required: true }],
-    run: (tenancy, flags) =>
-      tenancy.admin.revokeCredential({ organizationId: required(flags, 'org'), credentialId: required(flags, 'credential-id') }),
+    run: (tenancy, flags) => tenancy.admin.revokeCredential({ organizationId: required(flags, 'org'), credentialId: required(flags, 'credential-id') }),
   }),
 
   'set-key-generation': defineCommand({
-    summary: 'Allow (true) or stop (false) the public generate-key operation for the organization\'s numbers (off by default); false also revokes every key it minted',
+    summary:
+      "Allow (true) or stop (false) the public generate-key operation for the organization's numbers (off by default); false also revokes every key it minted",
     flags: [organizationFlag, { name: 'enabled', description: 'true | false', required: true, boolean: true }],
-    run: (tenancy, flags) =>
-      tenancy.admin.setKeyGeneration({ organizationId: required(flags, 'org'), enabled: requiredBoolean(flags, 'enabled') }),
+    run: (tenancy, flags) => tenancy.admin.setKeyGeneration({ organizationId: required(flags, 'org'), enabled: requiredBoolean(flags, 'enabled') }),
   }),
 
   'set-us-marketing-guard': defineCommand({
-    summary: 'Refuse (true, the default) or allow (false) MARKETING templates to US (+1) numbers and US. user ids at accept (Meta\'s US marketing pause)',
+    summary: "Refuse (true, the default) or allow (false) MARKETING templates to US (+1) numbers and US. user ids at accept (Meta's US marketing pause)",
     flags: [organizationFlag, { name: 'enabled', description: 'true | false', required: true, boolean: true }],
     run: (tenancy, flags) => tenancy.admin.setUsMarketingGuard({ organizationId: required(flags, 'org'), enabled: requiredBoolean(flags, 'enabled') }),
   }),
@@ -198,8 +210,7 @@ export const adminCommands = {
   'revoke-generated-key': defineCommand({
     summary: 'Revoke a key minted by generate-key (its gateway key is deleted too)',
     flags: [organizationFlag, { name: 'credential-id', description: 'cred_… (from list-generated-keys)', required: true }],
-    run: (tenancy, flags) =>
-      tenancy.admin.revokeGeneratedKey({ organizationId: required(flags, 'org'), credentialId: required(flags, 'credential-id') }),
+    run: (tenancy, flags) => tenancy.admin.revokeGeneratedKey({ organizationId: required(flags, 'org'), credentialId: required(flags, 'credential-id') }),
   }),
 
   'add-employee': defineCommand({
@@ -221,9 +232,7 @@ export const adminCommands = {
     summary: 'Add credit to the wallet (USD)',
     flags: [organizationFlag, { name: 'amount', description: 'Decimal amount, e.g. 500.00', required: true }],
     run: async (tenancy, flags) =>
-      presentWallet(
-        await tenancy.admin.topUpWallet({ organizationId: required(flags, 'org'), amountMicros: parseDecimalToMicros(required(flags, 'amount')) }),
-      ),
+      presentWallet(await tenancy.admin.topUpWallet({ organizationId: required(flags, 'org'), amountMicros: parseDecimalToMicros(required(flags, 'amount')) })),
   }),
 
   'set-pricing': defineCommand({

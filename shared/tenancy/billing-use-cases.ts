@@ -15,10 +15,7 @@ export async function topUpWallet(
 }
 
 /** Debits the wallet; throws InsufficientBalanceError rather than going below zero. */
-export async function chargeWallet(
-  ports: { tenancy: BillingStore; clock: Clock },
-  input: { organizationId: string; amountMicros: number },
-): Promise<Wallet> {
+export async function chargeWallet(ports: { tenancy: BillingStore; clock: Clock }, input: { organizationId: string; amountMicros: number }): Promise<Wallet> {
   const amountMicros = requirePositiveMicros(input.amountMicros, 'amount');
   return ports.tenancy.debitWallet(input.organizationId, amountMicros, ports.clock.now().toISOString());
 }
@@ -29,10 +26,7 @@ export interface SetCountryPricingInput {
   pricesMicros: Record<MessageCategory, number>;
 }
 
-export async function setCountryPricing(
-  ports: { tenancy: BillingStore; clock: Clock },
-  input: SetCountryPricingInput,
-): Promise<CountryPricing> {
+export async function setCountryPricing(ports: { tenancy: BillingStore; clock: Clock }, input: SetCountryPricingInput): Promise<CountryPricing> {
   const countryCallingCode = input.countryCallingCode.trim().replace(/^\+/, '');
   if (!/^[1-9]\d{0,3}$/.test(countryCallingCode)) throw new InvalidTenancyInputError('country must be a calling code of 1 to 4 digits');
   for (const category of messageCategories) {

@@ -83,12 +83,18 @@ export interface SetMarketingMessagesInput {
  * await setMarketingMessages(ports, { wabaId: '102290129340398', setting: 'enabled' });
  * // { organizationId: 'org_…', wabaId: '102290129340398', …, marketingMessages: 'enabled' }
  */
-export async function setMarketingMessages(ports: { tenancy: AccountDirectory; clock: Clock }, input: SetMarketingMessagesInput): Promise<BusinessAccountSummary> {
+export async function setMarketingMessages(
+  ports: { tenancy: AccountDirectory; clock: Clock },
+  input: SetMarketingMessagesInput,
+): Promise<BusinessAccountSummary> {
   const wabaId = requireIdentifier(input.wabaId, 'wabaId');
   const setting: MarketingMessagesSetting = requireOneOf(input.setting, marketingMessagesSettings, 'marketingMessages');
   const claim = await ports.tenancy.getIdentifierClaim('waba-id', wabaId);
   if (!claim) throw new BusinessAccountNotConnectedError(wabaId);
-  const account = await ports.tenancy.setBusinessAccountMarketingMessages(claim.organizationId, wabaId, { marketingMessages: setting, updatedAt: ports.clock.now().toISOString() });
+  const account = await ports.tenancy.setBusinessAccountMarketingMessages(claim.organizationId, wabaId, {
+    marketingMessages: setting,
+    updatedAt: ports.clock.now().toISOString(),
+  });
   return summarizeBusinessAccount(account);
 }
 
@@ -106,10 +112,7 @@ export interface AddPhoneNumberInput {
  * written. Re-running it for the same organization is harmless; for another organization it fails
  * with IdentifierClaimedByAnotherOrganizationError and leaves the owner's claims untouched.
  */
-export async function addPhoneNumber(
-  ports: { tenancy: OrganizationStore & AccountDirectory; clock: Clock },
-  input: AddPhoneNumberInput,
-): Promise<PhoneNumber> {
+export async function addPhoneNumber(ports: { tenancy: OrganizationStore & AccountDirectory; clock: Clock }, input: AddPhoneNumberInput): Promise<PhoneNumber> {
   const wabaId = requireIdentifier(input.wabaId, 'wabaId');
   const digits = requirePhoneDigits(input.digits, 'phoneNumber');
   const phoneNumberId = requireIdentifier(input.phoneNumberId, 'phoneNumberId');

@@ -144,7 +144,12 @@ export async function storeCredential(ports: Pick<IssuePorts, 'tenancy' | 'apiKe
   let gatewayApiKeyId: string | undefined;
   if (kind === 'broadcast-api-key') {
     try {
-      ({ gatewayApiKeyId } = await ports.apiKeyRegistry.registerBroadcastKey({ credentialId, organizationId, plaintextKey: draft.secret, origin: origin ?? 'operator' }));
+      ({ gatewayApiKeyId } = await ports.apiKeyRegistry.registerBroadcastKey({
+        credentialId,
+        organizationId,
+        plaintextKey: draft.secret,
+        origin: origin ?? 'operator',
+      }));
     } catch (error) {
       throw new ApiKeyRegistrationError(`Registering broadcast key ${credentialId} failed: ${(error as Error).message}`);
     }

@@ -169,7 +169,9 @@ export class GeneratedKeyLimitReachedError extends Error {
     readonly organizationId: string,
     readonly limit: number,
   ) {
-    super(`The organization of this number already holds ${limit} keys from generate-key, the most allowed; it must revoke unused ones before another can be generated`);
+    super(
+      `The organization of this number already holds ${limit} keys from generate-key, the most allowed; it must revoke unused ones before another can be generated`,
+    );
   }
 }
 
@@ -196,6 +198,6 @@ export class ApiKeySenderNotFoundError extends Error {
   override readonly name = 'ApiKeySenderNotFoundError';
   readonly code = 'API_KEY_SENDER_NOT_FOUND';
   constructor() {
-    super('phoneNumber is not one of the organization\'s sender numbers (GET /phone-numbers lists them)');
+    super("phoneNumber is not one of the organization's sender numbers (GET /phone-numbers lists them)");
   }
 }

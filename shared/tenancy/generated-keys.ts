@@ -139,7 +139,10 @@ const summarizeGeneratedKey = (credential: CredentialSummary): GeneratedKeySumma
  * @example
  * const keys = await listGeneratedKeys(ports, { organizationId: 'org_1' });
  */
-export async function listGeneratedKeys(ports: { tenancy: OrganizationStore & CredentialStore }, input: { organizationId: string }): Promise<GeneratedKeySummary[]> {
+export async function listGeneratedKeys(
+  ports: { tenancy: OrganizationStore & CredentialStore },
+  input: { organizationId: string },
+): Promise<GeneratedKeySummary[]> {
   const organization = await ports.tenancy.getOrganization(input.organizationId);
   if (!organization) throw new OrganizationNotFoundError(input.organizationId);
   const credentials = await ports.tenancy.listCredentials(input.organizationId);
@@ -186,7 +189,9 @@ export async function setKeyGeneration(
     updatedAt: ports.clock.now().toISOString(),
   });
   if (input.enabled) return { ...organization, revokedGeneratedKeys: [] };
-  const live = (await ports.tenancy.listCredentials(input.organizationId)).filter((credential) => credential.origin === 'generate-key' && credential.revokedAt === undefined);
+  const live = (await ports.tenancy.listCredentials(input.organizationId)).filter(
+    (credential) => credential.origin === 'generate-key' && credential.revokedAt === undefined,
+  );
   const revokedGeneratedKeys: string[] = [];
   // One at a time: each revocation deletes a gateway key, whose API allows only a few calls a second.
   for (const credential of live) {

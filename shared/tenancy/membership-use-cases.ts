@@ -47,10 +47,7 @@ const removalConcurrency = 5;
  * Removes memberships of one organization, leaving the users and their other memberships intact.
  * Partial success is normal: found addresses are removed even when others are not found.
  */
-export async function removeEmployees(
-  ports: { tenancy: MembershipStore; clock: Clock },
-  input: RemoveEmployeesInput,
-): Promise<RemoveEmployeesResult> {
+export async function removeEmployees(ports: { tenancy: MembershipStore; clock: Clock }, input: RemoveEmployeesInput): Promise<RemoveEmployeesResult> {
   const emails = [...new Set(input.emails.map((email) => normalizeEmail(String(email))).filter((email) => email !== ''))];
   if (emails.length === 0) throw new InvalidTenancyInputError('No email addresses provided');
 

@@ -22,6 +22,9 @@ export function formatMicros(micros: number): string {
   const sign = micros < 0 ? '-' : '';
   const absolute = Math.abs(micros);
   const whole = Math.floor(absolute / microsPerUnit);
-  const fraction = String(absolute % microsPerUnit).padStart(6, '0').replace(/0+$/, '').padEnd(2, '0');
+  const fraction = String(absolute % microsPerUnit)
+    .padStart(6, '0')
+    .replace(/0+$/, '')
+    .padEnd(2, '0');
   return `${sign}${whole}.${fraction}`;
 }

@@ -54,10 +54,7 @@ export interface SetOrganizationPlanInput {
   apiAddOn?: boolean;
 }
 
-export async function setOrganizationPlan(
-  ports: { tenancy: OrganizationStore; clock: Clock },
-  input: SetOrganizationPlanInput,
-): Promise<Organization> {
+export async function setOrganizationPlan(ports: { tenancy: OrganizationStore; clock: Clock }, input: SetOrganizationPlanInput): Promise<Organization> {
   const plan = requirePlan(input.plan);
   const apiAddOn = input.apiAddOn ?? (await requireOrganization(ports.tenancy, input.organizationId)).apiAddOn;
   return ports.tenancy.updateOrganizationPlan(input.organizationId, { plan, apiAddOn, updatedAt: ports.clock.now().toISOString() });
@@ -100,10 +97,7 @@ export interface SetSubscriptionInput {
   currentPeriodEnd: string;
 }
 
-export async function setSubscription(
-  ports: { tenancy: OrganizationStore & BillingStore; clock: Clock },
-  input: SetSubscriptionInput,
-): Promise<Subscription> {
+export async function setSubscription(ports: { tenancy: OrganizationStore & BillingStore; clock: Clock }, input: SetSubscriptionInput): Promise<Subscription> {
   await requireOrganization(ports.tenancy, input.organizationId);
   const subscription: Subscription = {
     organizationId: input.organizationId,

@@ -90,12 +90,7 @@ export interface PhoneNumber {
 }
 
 export type CredentialKind = CredentialAuthKind;
-export const credentialKinds: readonly CredentialKind[] = [
-  'broadcast-api-key',
-  'organization-token',
-  'upstream-access-token',
-  'v1-api-key',
-];
+export const credentialKinds: readonly CredentialKind[] = ['broadcast-api-key', 'organization-token', 'upstream-access-token', 'v1-api-key'];
 
 /** Visible prefixes make a leaked secret recognizable (secret scanners) and tell the kinds apart. */
 export const credentialPrefixes: Record<CredentialKind, string> = {
@@ -255,4 +250,3 @@ export interface Subscription {
 export function isSubscriptionActive(subscription: Subscription | undefined, now: Date): boolean {
   return subscription?.status === 'active' && Date.parse(subscription.currentPeriodEnd) > now.getTime();
 }
-

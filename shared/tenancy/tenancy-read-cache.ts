@@ -155,27 +155,45 @@ class CachingOrganizationStore implements OrganizationStore {
 
   createOrganization(organization: Organization): Promise<void> {
     const { cache } = this.reading;
-    return cache.invalidating(() => cache.forgetOrganization(organization.organizationId), () => this.inner.createOrganization(organization));
+    return cache.invalidating(
+      () => cache.forgetOrganization(organization.organizationId),
+      () => this.inner.createOrganization(organization),
+    );
   }
 
   updateOrganizationPlan(organizationId: string, change: Parameters<OrganizationStore['updateOrganizationPlan']>[1]): Promise<Organization> {
     const { cache } = this.reading;
-    return cache.invalidating(() => cache.forgetOrganization(organizationId), () => this.inner.updateOrganizationPlan(organizationId, change));
+    return cache.invalidating(
+      () => cache.forgetOrganization(organizationId),
+      () => this.inner.updateOrganizationPlan(organizationId, change),
+    );
   }
 
-  updateOrganizationUsMarketingGuard(organizationId: string, change: Parameters<OrganizationStore['updateOrganizationUsMarketingGuard']>[1]): Promise<Organization> {
+  updateOrganizationUsMarketingGuard(
+    organizationId: string,
+    change: Parameters<OrganizationStore['updateOrganizationUsMarketingGuard']>[1],
+  ): Promise<Organization> {
     const { cache } = this.reading;
-    return cache.invalidating(() => cache.forgetOrganization(organizationId), () => this.inner.updateOrganizationUsMarketingGuard(organizationId, change));
+    return cache.invalidating(
+      () => cache.forgetOrganization(organizationId),
+      () => this.inner.updateOrganizationUsMarketingGuard(organizationId, change),
+    );
   }
 
   updateOrganizationKeyGeneration(organizationId: string, change: Parameters<OrganizationStore['updateOrganizationKeyGeneration']>[1]): Promise<Organization> {
     const { cache } = this.reading;
-    return cache.invalidating(() => cache.forgetOrganization(organizationId), () => this.inner.updateOrganizationKeyGeneration(organizationId, change));
+    return cache.invalidating(
+      () => cache.forgetOrganization(organizationId),
+      () => this.inner.updateOrganizationKeyGeneration(organizationId, change),
+    );
   }
 
   setOrganizationSuspension(organizationId: string, change: Parameters<OrganizationStore['setOrganizationSuspension']>[1]): Promise<Organization> {
     const { cache } = this.reading;
-    return cache.invalidating(() => cache.forgetOrganization(organizationId), () => this.inner.setOrganizationSuspension(organizationId, change));
+    return cache.invalidating(
+      () => cache.forgetOrganization(organizationId),
+      () => this.inner.setOrganizationSuspension(organizationId, change),
+    );
   }
 }
 
@@ -193,18 +211,25 @@ class CachingCredentialStore implements CredentialStore {
 
   putCredential(credential: Credential): Promise<void> {
     const { cache } = this.reading;
-    return cache.invalidating(() => cache.forgetCredential(credential.secretHash), () => this.inner.putCredential(credential));
+    return cache.invalidating(
+      () => cache.forgetCredential(credential.secretHash),
+      () => this.inner.putCredential(credential),
+    );
   }
 
   revokeCredential(secretHash: string, organizationId: string, revokedAt: string): Promise<Credential> {
     const { cache } = this.reading;
-    return cache.invalidating(() => cache.forgetCredential(secretHash), () => this.inner.revokeCredential(secretHash, organizationId, revokedAt));
+    return cache.invalidating(
+      () => cache.forgetCredential(secretHash),
+      () => this.inner.revokeCredential(secretHash, organizationId, revokedAt),
+    );
   }
 
   // Listings by organization and the minted keys' slots: no cache holds them.
   listCredentials: CredentialStore['listCredentials'] = (organizationId) => this.inner.listCredentials(organizationId);
   findCredentialById: CredentialStore['findCredentialById'] = (organizationId, credentialId) => this.inner.findCredentialById(organizationId, credentialId);
-  holdGeneratedKeySlot: CredentialStore['holdGeneratedKeySlot'] = (organizationId, holder, limit) => this.inner.holdGeneratedKeySlot(organizationId, holder, limit);
+  holdGeneratedKeySlot: CredentialStore['holdGeneratedKeySlot'] = (organizationId, holder, limit) =>
+    this.inner.holdGeneratedKeySlot(organizationId, holder, limit);
   releaseGeneratedKeySlot: CredentialStore['releaseGeneratedKeySlot'] = (organizationId, holder) => this.inner.releaseGeneratedKeySlot(organizationId, holder);
   listGeneratedKeySlots: CredentialStore['listGeneratedKeySlots'] = (organizationId) => this.inner.listGeneratedKeySlots(organizationId);
 }
@@ -231,17 +256,26 @@ class CachingAccountDirectory implements AccountDirectory {
 
   claimIdentifier(claim: IdentifierClaim): Promise<{ newlyClaimed: boolean }> {
     const { cache } = this.reading;
-    return cache.invalidating(() => forgetClaimed(cache, claim.kind, claim.value, claim.organizationId), () => this.inner.claimIdentifier(claim));
+    return cache.invalidating(
+      () => forgetClaimed(cache, claim.kind, claim.value, claim.organizationId),
+      () => this.inner.claimIdentifier(claim),
+    );
   }
 
   releaseIdentifier(kind: ClaimedIdentifierKind, value: string, organizationId: string): Promise<void> {
     const { cache } = this.reading;
-    return cache.invalidating(() => forgetClaimed(cache, kind, value, organizationId), () => this.inner.releaseIdentifier(kind, value, organizationId));
+    return cache.invalidating(
+      () => forgetClaimed(cache, kind, value, organizationId),
+      () => this.inner.releaseIdentifier(kind, value, organizationId),
+    );
   }
 
   putBusinessAccount(account: BusinessAccount): Promise<void> {
     const { cache } = this.reading;
-    return cache.invalidating(() => cache.forgetBusinessAccount(account.organizationId, account.wabaId), () => this.inner.putBusinessAccount(account));
+    return cache.invalidating(
+      () => cache.forgetBusinessAccount(account.organizationId, account.wabaId),
+      () => this.inner.putBusinessAccount(account),
+    );
   }
 
   markBusinessAccountNeedsAuthorization(organizationId: string, wabaId: string, failedEncryptedAccessToken: string, at: string): Promise<void> {
@@ -252,7 +286,11 @@ class CachingAccountDirectory implements AccountDirectory {
     );
   }
 
-  setBusinessAccountMarketingMessages(organizationId: string, wabaId: string, change: Parameters<AccountDirectory['setBusinessAccountMarketingMessages']>[2]): Promise<BusinessAccount> {
+  setBusinessAccountMarketingMessages(
+    organizationId: string,
+    wabaId: string,
+    change: Parameters<AccountDirectory['setBusinessAccountMarketingMessages']>[2],
+  ): Promise<BusinessAccount> {
     const { cache } = this.reading;
     return cache.invalidating(
       () => cache.forgetBusinessAccount(organizationId, wabaId),
@@ -262,7 +300,10 @@ class CachingAccountDirectory implements AccountDirectory {
 
   putPhoneNumber(phoneNumber: PhoneNumber): Promise<void> {
     const { cache } = this.reading;
-    return cache.invalidating(() => cache.forgetPhoneNumber(phoneNumber.phoneNumberId), () => this.inner.putPhoneNumber(phoneNumber));
+    return cache.invalidating(
+      () => cache.forgetPhoneNumber(phoneNumber.phoneNumberId),
+      () => this.inner.putPhoneNumber(phoneNumber),
+    );
   }
 
   // Listings and the look-up by digits: no cache holds them.

@@ -43,7 +43,17 @@ import {
   type SetOrganizationPlanInput,
   type SetSubscriptionInput,
 } from './organization-use-cases';
-import type { BusinessAccount, CountryPricing, CredentialKind, CredentialSummary, Membership, Organization, PhoneNumber, Subscription, Wallet } from './tenancy-entities';
+import type {
+  BusinessAccount,
+  CountryPricing,
+  CredentialKind,
+  CredentialSummary,
+  Membership,
+  Organization,
+  PhoneNumber,
+  Subscription,
+  Wallet,
+} from './tenancy-entities';
 import { InvalidCredentialError, OrganizationSuspendedError } from './errors';
 import { setUsMarketingGuard } from './us-marketing-guard-setting';
 import type { TenancyPorts } from './ports';

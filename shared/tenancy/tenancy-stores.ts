@@ -83,7 +83,11 @@ export interface AccountDirectory {
    * Sets the account's Marketing Messages API setting (one attribute: a concurrent reconnection or
    * needs-authorization mark is never undone); returns the account as stored. Throws BusinessAccountNotFoundError.
    */
-  setBusinessAccountMarketingMessages(organizationId: string, wabaId: string, change: { marketingMessages: MarketingMessagesSetting; updatedAt: string }): Promise<BusinessAccount>;
+  setBusinessAccountMarketingMessages(
+    organizationId: string,
+    wabaId: string,
+    change: { marketingMessages: MarketingMessagesSetting; updatedAt: string },
+  ): Promise<BusinessAccount>;
   putPhoneNumber(phoneNumber: PhoneNumber): Promise<void>;
   listPhoneNumbers(organizationId: string): Promise<PhoneNumber[]>;
   /** Global, by digits: which organization owns a sender number (key generation). */
@@ -134,11 +138,7 @@ export interface MembershipStore {
    * when there was no membership. The audit record is written first so that a failure in between
    * leaves an audit entry too many rather than a removal without one.
    */
-  removeMembership(
-    organizationId: string,
-    email: string,
-    audit: { removedAt: string; removedBy: string },
-  ): Promise<MembershipRemoval | undefined>;
+  removeMembership(organizationId: string, email: string, audit: { removedAt: string; removedBy: string }): Promise<MembershipRemoval | undefined>;
   listMembershipRemovals(organizationId: string): Promise<MembershipRemoval[]>;
 }
 

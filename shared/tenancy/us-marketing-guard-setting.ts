@@ -19,7 +19,10 @@ export async function setUsMarketingGuard(
   input: { organizationId: string; enabled: boolean },
 ): Promise<Organization> {
   if (typeof input.enabled !== 'boolean') throw new InvalidTenancyInputError('enabled must be true or false');
-  return ports.tenancy.updateOrganizationUsMarketingGuard(input.organizationId, { usMarketingGuard: input.enabled, updatedAt: ports.clock.now().toISOString() });
+  return ports.tenancy.updateOrganizationUsMarketingGuard(input.organizationId, {
+    usMarketingGuard: input.enabled,
+    updatedAt: ports.clock.now().toISOString(),
+  });
 }
 
 /**

@@ -108,7 +108,9 @@ export function idsInBody(shape: BodyIdShape, body: unknown): BodyIds {
       break;
     case 'bulk':
       collector.template(objectAt(given.template), 'body.template');
-      listAt(given.recipients).forEach((recipient, index) => collector.templateComponents(objectAt(recipient)?.components, `body.recipients[${index}].components`));
+      listAt(given.recipients).forEach((recipient, index) =>
+        collector.templateComponents(objectAt(recipient)?.components, `body.recipients[${index}].components`),
+      );
       break;
   }
   const { media, messages, flows, templateNames } = collector.found;

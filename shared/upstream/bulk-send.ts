@@ -74,7 +74,7 @@ export interface BulkSendRun {
 }
 
 const notSentError = (): GraphError => ({
-  message: 'Not sent: the call ran out of time before this recipient\'s turn (the account\'s pace or rate limits); send it again',
+  message: "Not sent: the call ran out of time before this recipient's turn (the account's pace or rate limits); send it again",
   type: 'WrapperTimeBudgetExceeded',
   code: 0,
 });
@@ -110,7 +110,9 @@ export async function sendBulkTemplate(deps: UpstreamWrapperDependencies, target
   const account = target.account;
   const phoneNumberId = target.phoneNumber!.phoneNumberId;
   const messagesPerSecond = account.messagesPerSecond ?? settings.defaultMessagesPerSecond;
-  const session = openSendSession(deps, { accountKey: account.wabaId, messagesPerSecond }, bulk, bulkSendBudget(bulk), { firstBlock: request.recipients.length });
+  const session = openSendSession(deps, { accountKey: account.wabaId, messagesPerSecond }, bulk, bulkSendBudget(bulk), {
+    firstBlock: request.recipients.length,
+  });
   const context = { account, operation: 'sendBulkTemplate', verifiedNode: true, send: { phoneNumberId, messageType: 'template' } };
   // A send needs a second at least to be worth starting.
   const startsInTime = (slot: number): boolean => slot <= deadline - 1_000;
@@ -118,7 +120,13 @@ export async function sendBulkTemplate(deps: UpstreamWrapperDependencies, target
   /** One Graph call as a send outcome (graph-answer.ts decides it); an unknown one carries the error the caller will see. */
   const send = async (body: Record<string, unknown>): Promise<BulkOutcome> => {
     const timeoutMs = Math.max(1_000, Math.min(settings.upstreamTimeoutMs, deadline - clock.now().getTime()));
-    const graphRequest = { method: 'POST' as const, path: `/${encodeURIComponent(phoneNumberId)}/messages`, json: body, accessToken: target.accessToken, timeoutMs };
+    const graphRequest = {
+      method: 'POST' as const,
+      path: `/${encodeURIComponent(phoneNumberId)}/messages`,
+      json: body,
+      accessToken: target.accessToken,
+      timeoutMs,
+    };
     return bulkOutcomeOf(await sendThroughGraph(deps, context, graphRequest));
   };
 
@@ -167,10 +175,18 @@ type BulkOutcome = Exclude<SendOutcome, { kind: 'unknown' }> | { kind: 'unknown'
 function bulkOutcomeOf(answer: GraphAnswer): BulkOutcome {
   if (answer.outcome !== 'unknown') return sendOutcomeOf(answer) as Exclude<SendOutcome, { kind: 'unknown' }>;
   if (answer.httpStatus !== undefined && answer.httpStatus < 300) {
-    return { kind: 'unknown', reason: 'accepted without a message id', error: { message: 'Accepted without a message id', type: 'UpstreamError', code: answer.httpStatus } };
+    return {
+      kind: 'unknown',
+      reason: 'accepted without a message id',
+      error: { message: 'Accepted without a message id', type: 'UpstreamError', code: answer.httpStatus },
+    };
   }
   const reason = unknownReasonOf(answer);
-  return { kind: 'unknown', reason, error: { message: `Outcome unknown (${reason}); reconcile through webhooks before resending`, type: 'UpstreamUnavailable', code: 502 } };
+  return {
+    kind: 'unknown',
+    reason,
+    error: { message: `Outcome unknown (${reason}); reconcile through webhooks before resending`, type: 'UpstreamUnavailable', code: 502 },
+  };
 }
 
 function resultOf(to: string, dispatched: Dispatched<BulkOutcome>): RecipientResult {

@@ -77,7 +77,8 @@ export const unknownReasonOf = (answer: Extract<GraphAnswer, { outcome: 'unknown
 function wrapperErrorOf(answer: Exclude<GraphAnswer, { outcome: 'accepted' }>): Error {
   if (answer.outcome === 'unknown') return new UpstreamUnavailableError(unknownReasonOf(answer));
   // Meta's own 5xx: 502 as every 5xx, but a refusal (the message was not sent).
-  if (answer.httpStatus >= 500) return new UpstreamUnavailableError(`HTTP ${answer.httpStatus}`, { cause: new UpstreamRejectedError(answer.httpStatus, answer.error) });
+  if (answer.httpStatus >= 500)
+    return new UpstreamUnavailableError(`HTTP ${answer.httpStatus}`, { cause: new UpstreamRejectedError(answer.httpStatus, answer.error) });
   if (answer.rateLimited) return new UpstreamRateLimitedError(answer.httpStatus, answer.error);
   return new UpstreamRejectedError(answer.httpStatus, answer.error);
 }
@@ -108,11 +109,7 @@ function logUnknownOutcome(deps: UpstreamWrapperDependencies, context: CallConte
 const MAX_PAGES = 20;
 
 /** Every item of a Graph list edge, following `paging.cursors.after` while `paging.next` is present. */
-export async function listAllPages<T>(
-  deps: UpstreamWrapperDependencies,
-  context: CallContext,
-  request: Omit<GraphRequest, 'method'>,
-): Promise<T[]> {
+export async function listAllPages<T>(deps: UpstreamWrapperDependencies, context: CallContext, request: Omit<GraphRequest, 'method'>): Promise<T[]> {
   const items: T[] = [];
   let after: string | undefined;
   for (let page = 0; page < MAX_PAGES; page += 1) {
@@ -146,12 +143,16 @@ export async function scopedByMeta<T>(
     const { code, error_subcode: subcode } = error.graphError;
     if (error.httpStatus === 404 || (code === 100 && subcode === 33)) throw new UpstreamTargetNotFoundError(kind, id);
     if (code !== 190 || !target.phoneNumber) throw error;
-    await callGraph(deps, { account: target.account, operation: 'checkToken', verifiedNode: true }, {
-      method: 'GET',
-      path: `/${encodeURIComponent(target.phoneNumber.phoneNumberId)}`,
-      query: { fields: 'id' },
-      accessToken: target.accessToken,
-    });
+    await callGraph(
+      deps,
+      { account: target.account, operation: 'checkToken', verifiedNode: true },
+      {
+        method: 'GET',
+        path: `/${encodeURIComponent(target.phoneNumber.phoneNumberId)}`,
+        query: { fields: 'id' },
+        accessToken: target.accessToken,
+      },
+    );
     throw new UpstreamTargetNotFoundError(kind, id);
   }
 }

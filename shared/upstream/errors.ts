@@ -52,7 +52,9 @@ export class UpstreamTargetNotFoundError extends Error {
     readonly kind: UpstreamTargetKind,
     readonly id: string,
   ) {
-    super(`${kind === 'business-account' ? 'Business account' : kind === 'phone-number' ? 'Phone number' : kind === 'qr-code' ? 'QR code' : kind[0]!.toUpperCase() + kind.slice(1)} ${id} is not connected to this organization`);
+    super(
+      `${kind === 'business-account' ? 'Business account' : kind === 'phone-number' ? 'Phone number' : kind === 'qr-code' ? 'QR code' : kind[0]!.toUpperCase() + kind.slice(1)} ${id} is not connected to this organization`,
+    );
   }
 }
 

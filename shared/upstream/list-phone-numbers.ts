@@ -43,7 +43,17 @@ export async function listUpstreamPhoneNumbers(
   ]);
   const ownIds = new Set(ownNumbers.map((number) => number.phoneNumberId));
   // `id` is always asked for: it is how numbers are matched and addressed.
-  const fields = input.fields ? [...new Set(['id', ...input.fields.split(',').map((field) => field.trim()).filter(Boolean)])].join(',') : undefined;
+  const fields = input.fields
+    ? [
+        ...new Set([
+          'id',
+          ...input.fields
+            .split(',')
+            .map((field) => field.trim())
+            .filter(Boolean),
+        ]),
+      ].join(',')
+    : undefined;
 
   let unavailable = 0;
   const results = await Promise.all(
@@ -51,11 +61,15 @@ export async function listUpstreamPhoneNumbers(
       const entry: AccountEntry = { waba_id: account.wabaId, name: account.name, business_id: account.businessId, status: true };
       try {
         const accessToken = await accessTokenOf(deps, account);
-        const numbers = await listAllPages<Record<string, unknown>>(deps, { account, operation: 'listPhoneNumbers', verifiedNode: true }, {
-          path: `/${encodeURIComponent(account.wabaId)}/phone_numbers`,
-          query: { limit: '100', ...(fields ? { fields } : {}) },
-          accessToken,
-        });
+        const numbers = await listAllPages<Record<string, unknown>>(
+          deps,
+          { account, operation: 'listPhoneNumbers', verifiedNode: true },
+          {
+            path: `/${encodeURIComponent(account.wabaId)}/phone_numbers`,
+            query: { limit: '100', ...(fields ? { fields } : {}) },
+            accessToken,
+          },
+        );
         return {
           entry,
           numbers: numbers.filter((number) => ownIds.has(String(number.id))).map((number) => ({ ...number, id: String(number.id), waba_id: account.wabaId })),

@@ -73,7 +73,10 @@ export function checkMediaSize(mimeType: string, data: Buffer): void {
     const animated = isAnimatedWebp(data);
     const limit = animated ? ANIMATED_STICKER_LIMIT_BYTES : mediaTypes.sticker.metaLimitBytes;
     if (data.length > limit) {
-      throw new MediaTooLargeError(`file is ${formatBytes(data.length)}; ${animated ? 'animated' : 'static'} stickers are limited to ${formatBytes(limit)} by WhatsApp`, limit);
+      throw new MediaTooLargeError(
+        `file is ${formatBytes(data.length)}; ${animated ? 'animated' : 'static'} stickers are limited to ${formatBytes(limit)} by WhatsApp`,
+        limit,
+      );
     }
     return;
   }
@@ -129,25 +132,33 @@ export async function uploadMedia(deps: UpstreamWrapperDependencies, input: Uplo
   checkMediaSize(type, file.data);
 
   const phoneNumberId = target.phoneNumber!.phoneNumberId;
-  const response = await callGraph(deps, { account: target.account, operation: 'uploadMedia', verifiedNode: true }, {
-    method: 'POST',
-    path: `/${encodeURIComponent(phoneNumberId)}/media`,
-    multipart: {
-      fields: [
-        ['messaging_product', 'whatsapp'],
-        ['type', type],
-      ],
-      files: [{ field: 'file', filename: file.filename || `upload.${type.split('/')[1] ?? 'bin'}`, contentType: type, data: file.data }],
+  const response = await callGraph(
+    deps,
+    { account: target.account, operation: 'uploadMedia', verifiedNode: true },
+    {
+      method: 'POST',
+      path: `/${encodeURIComponent(phoneNumberId)}/media`,
+      multipart: {
+        fields: [
+          ['messaging_product', 'whatsapp'],
+          ['type', type],
+        ],
+        files: [{ field: 'file', filename: file.filename || `upload.${type.split('/')[1] ?? 'bin'}`, contentType: type, data: file.data }],
+      },
+      accessToken: target.accessToken,
     },
-    accessToken: target.accessToken,
-  });
+  );
   // Message bodies may name this id from now on (docs/UPSTREAM-WRAPPER.md, "Ids inside message bodies").
   await recordUploadedMedia(deps, target, (response.body as { id?: unknown } | undefined)?.id, 'uploadMedia');
   return { status: response.status, body: response.body };
 }
 
 /** POST /{flow-id}/assets as multipart: file (the flow JSON), name (flow.json), asset_type (FLOW_JSON). */
-export async function uploadFlowJson(deps: UpstreamWrapperDependencies, route: UpstreamRouteSpec, input: UploadInput): Promise<{ status: number; body: unknown }> {
+export async function uploadFlowJson(
+  deps: UpstreamWrapperDependencies,
+  route: UpstreamRouteSpec,
+  input: UploadInput,
+): Promise<{ status: number; body: unknown }> {
   const flowId = requireUpstreamId(input.pathParameters.flowId, 'flow');
   const target = await resolveTarget(deps, 'waba', input.organizationId, input.pathParameters);
   const parts = parseMultipart(requireBodySize(input.rawBody), input.contentType);
@@ -156,7 +167,11 @@ export async function uploadFlowJson(deps: UpstreamWrapperDependencies, route: U
   const assetType = onePart(parts, 'asset_type', false)?.data.toString('utf8').trim() || 'FLOW_JSON';
   if (assetType !== 'FLOW_JSON') throw new RequestValidationError('multipart field asset_type must be FLOW_JSON');
   if (!name.endsWith('.json')) throw new RequestValidationError('multipart field name must end with .json (flow.json)');
-  if (file.data.length > MAX_FILE_BYTES) throw new MediaTooLargeError(`flow JSON is ${formatBytes(file.data.length)}; uploads through this API are limited to ${formatBytes(MAX_FILE_BYTES)} (WhatsApp allows 10 MB)`, MAX_FILE_BYTES);
+  if (file.data.length > MAX_FILE_BYTES)
+    throw new MediaTooLargeError(
+      `flow JSON is ${formatBytes(file.data.length)}; uploads through this API are limited to ${formatBytes(MAX_FILE_BYTES)} (WhatsApp allows 10 MB)`,
+      MAX_FILE_BYTES,
+    );
   try {
     JSON.parse(file.data.toString('utf8'));
   } catch {
@@ -164,18 +179,22 @@ export async function uploadFlowJson(deps: UpstreamWrapperDependencies, route: U
   }
   await checkOwnedIds(deps, route, target, { organizationId: input.organizationId, pathParameters: input.pathParameters, query: {}, body: undefined });
 
-  const response = await callGraph(deps, { account: target.account, operation: 'uploadFlowJson', verifiedNode: true }, {
-    method: 'POST',
-    path: `/${encodeURIComponent(flowId)}/assets`,
-    multipart: {
-      fields: [
-        ['name', name],
-        ['asset_type', assetType],
-      ],
-      files: [{ field: 'file', filename: name, contentType: 'application/json', data: file.data }],
+  const response = await callGraph(
+    deps,
+    { account: target.account, operation: 'uploadFlowJson', verifiedNode: true },
+    {
+      method: 'POST',
+      path: `/${encodeURIComponent(flowId)}/assets`,
+      multipart: {
+        fields: [
+          ['name', name],
+          ['asset_type', assetType],
+        ],
+        files: [{ field: 'file', filename: name, contentType: 'application/json', data: file.data }],
+      },
+      accessToken: target.accessToken,
     },
-    accessToken: target.accessToken,
-  });
+  );
   return { status: response.status, body: response.body };
 }
 
@@ -223,7 +242,10 @@ export async function downloadMedia(
   // Meta sends file_size as a string of digits.
   const fileSize = Number(media.file_size);
   if (Number.isFinite(fileSize) && fileSize > MAX_FILE_BYTES) {
-    throw new MediaTooLargeError(`media is ${formatBytes(fileSize)}; downloads through this API are limited to ${formatBytes(MAX_FILE_BYTES)} (Lambda caps responses)`, MAX_FILE_BYTES);
+    throw new MediaTooLargeError(
+      `media is ${formatBytes(fileSize)}; downloads through this API are limited to ${formatBytes(MAX_FILE_BYTES)} (Lambda caps responses)`,
+      MAX_FILE_BYTES,
+    );
   }
   const file = await deps.graph.download(media.url, target.accessToken, { maxBytes: MAX_FILE_BYTES });
   if (file.status >= 500) throw new UpstreamUnavailableError(`HTTP ${file.status}`);

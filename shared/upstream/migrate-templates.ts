@@ -23,7 +23,7 @@ import type { UpstreamWrapperDependencies } from './ports';
 
 export const migrateTemplatesSchema = v.object({
   sourceWabaId: v.pipe(v.string(), v.regex(/^(?!\.+$)[A-Za-z0-9._-]{1,128}$/, 'must be a business account id')),
-  pageNumber: v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, 'must be 0 or more (pages are zero-indexed, as Meta\'s)')),
+  pageNumber: v.pipe(v.number(), v.integer('must be an integer'), v.minValue(0, "must be 0 or more (pages are zero-indexed, as Meta's)")),
 });
 
 export interface MigrationResult {
@@ -69,9 +69,7 @@ export async function migrateTemplates(
   const destination = await resolveBusinessAccount(deps, input.organizationId, input.wabaId);
   const body = parseRequest(migrateTemplatesSchema, input.body ?? {});
   const notAllowed = () =>
-    new MigrationSourceNotAllowedError(
-      `sourceWabaId ${body.sourceWabaId} is not owned by the same business as ${destination.wabaId} or not accessible`,
-    );
+    new MigrationSourceNotAllowedError(`sourceWabaId ${body.sourceWabaId} is not owned by the same business as ${destination.wabaId} or not accessible`);
   if (body.sourceWabaId === destination.wabaId) throw new MigrationSourceNotAllowedError('sourceWabaId must differ from the destination business account');
   const source = await deps.tenancy.repository.getBusinessAccount(input.organizationId, body.sourceWabaId);
   if (!source || source.businessId !== destination.businessId || source.status !== 'active') throw notAllowed();
@@ -83,22 +81,30 @@ export async function migrateTemplates(
   const operation = 'migrateTemplates';
   let sourceTemplates: NamedTemplate[];
   try {
-    sourceTemplates = await listAllPages<NamedTemplate>(deps, { account: source, operation, verifiedNode: true }, {
-      path: `/${encodeURIComponent(source.wabaId)}/message_templates`,
-      query: { fields: 'id,name', limit: '100' },
-      accessToken: sourceToken,
-    });
+    sourceTemplates = await listAllPages<NamedTemplate>(
+      deps,
+      { account: source, operation, verifiedNode: true },
+      {
+        path: `/${encodeURIComponent(source.wabaId)}/message_templates`,
+        query: { fields: 'id,name', limit: '100' },
+        accessToken: sourceToken,
+      },
+    );
   } catch (error) {
     if (error instanceof UpstreamRejectedError) throw notAllowed();
     throw error;
   }
 
-  const response = await callGraph(deps, { account: destination, operation, verifiedNode: true }, {
-    method: 'POST',
-    path: `/${encodeURIComponent(destination.wabaId)}/migrate_message_templates`,
-    json: { source_waba_id: source.wabaId, page_number: body.pageNumber },
-    accessToken: destinationToken,
-  });
+  const response = await callGraph(
+    deps,
+    { account: destination, operation, verifiedNode: true },
+    {
+      method: 'POST',
+      path: `/${encodeURIComponent(destination.wabaId)}/migrate_message_templates`,
+      json: { source_waba_id: source.wabaId, page_number: body.pageNumber },
+      accessToken: destinationToken,
+    },
+  );
   const answer = (response.body ?? {}) as { migrated_templates?: unknown; failed_templates?: unknown };
 
   const names = new Map<string, string>();
@@ -117,11 +123,15 @@ export async function migrateTemplates(
   if (unnamed.length > 0) {
     // Ids of the copies live in the destination; its list names them.
     remember(
-      await listAllPages<NamedTemplate>(deps, { account: destination, operation, verifiedNode: true }, {
-        path: `/${encodeURIComponent(destination.wabaId)}/message_templates`,
-        query: { fields: 'id,name', limit: '100' },
-        accessToken: destinationToken,
-      }),
+      await listAllPages<NamedTemplate>(
+        deps,
+        { account: destination, operation, verifiedNode: true },
+        {
+          path: `/${encodeURIComponent(destination.wabaId)}/message_templates`,
+          query: { fields: 'id,name', limit: '100' },
+          accessToken: destinationToken,
+        },
+      ),
     );
   }
   return {

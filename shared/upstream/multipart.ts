@@ -79,7 +79,8 @@ export function parseMultipart(body: Buffer, contentType: string | undefined): M
     if (contentEnd === -1) throw new RequestValidationError('multipart body ends without its closing boundary');
     const disposition = headers.get('content-disposition') ?? '';
     const name = headerParameter(disposition, 'name');
-    if (!/^form-data\b/i.test(disposition) || name === undefined) throw new RequestValidationError('every multipart part needs Content-Disposition: form-data; name="..."');
+    if (!/^form-data\b/i.test(disposition) || name === undefined)
+      throw new RequestValidationError('every multipart part needs Content-Disposition: form-data; name="..."');
     parts.push({
       name,
       filename: headerParameter(disposition, 'filename'),

@@ -25,20 +25,37 @@ import { requireUpstreamId, type ResolvedTarget } from './resolve-target';
 export type OwnedIdKind = 'template' | 'template-name' | 'flow' | 'qr-code';
 
 /** The list an id must be in, and the item field it is compared with (QR codes are named by `code`). */
-function listOf(kind: OwnedIdKind, target: ResolvedTarget): { list: string; path: string; query: Record<string, string>; fields: readonly string[]; field: string; owner: string } {
+function listOf(
+  kind: OwnedIdKind,
+  target: ResolvedTarget,
+): { list: string; path: string; query: Record<string, string>; fields: readonly string[]; field: string; owner: string } {
   const wabaId = encodeURIComponent(target.account.wabaId);
   switch (kind) {
     case 'template':
     case 'template-name':
       // One read serves both checks.
-      return { list: 'templates', path: `/${wabaId}/message_templates`, query: { fields: 'id,name', limit: '100' }, fields: ['id', 'name'], field: kind === 'template' ? 'id' : 'name', owner: target.account.wabaId };
+      return {
+        list: 'templates',
+        path: `/${wabaId}/message_templates`,
+        query: { fields: 'id,name', limit: '100' },
+        fields: ['id', 'name'],
+        field: kind === 'template' ? 'id' : 'name',
+        owner: target.account.wabaId,
+      };
     case 'flow':
       return { list: 'flows', path: `/${wabaId}/flows`, query: { limit: '100' }, fields: ['id'], field: 'id', owner: target.account.wabaId };
     case 'qr-code': {
       if (!target.phoneNumber) throw new Error('QR codes are checked against a phone number');
       const phoneNumberId = target.phoneNumber.phoneNumberId;
       // Default page size: Meta caps this edge's limit lower than the others'.
-      return { list: 'qr-codes', path: `/${encodeURIComponent(phoneNumberId)}/message_qrdls`, query: {}, fields: ['code'], field: 'code', owner: phoneNumberId };
+      return {
+        list: 'qr-codes',
+        path: `/${encodeURIComponent(phoneNumberId)}/message_qrdls`,
+        query: {},
+        fields: ['code'],
+        field: 'code',
+        owner: phoneNumberId,
+      };
     }
   }
 }
@@ -71,18 +88,28 @@ export class OwnedIdDirectory implements OwnedIdLists {
 }
 
 /** Throws UpstreamTargetNotFoundError (404) for the first id the account (or number) does not own. */
-export async function requireOwnedIds(deps: UpstreamWrapperDependencies, kind: OwnedIdKind, ids: readonly string[], target: ResolvedTarget, operation: string): Promise<void> {
+export async function requireOwnedIds(
+  deps: UpstreamWrapperDependencies,
+  kind: OwnedIdKind,
+  ids: readonly string[],
+  target: ResolvedTarget,
+  operation: string,
+): Promise<void> {
   if (ids.length === 0) return;
   const source = listOf(kind, target);
   const key = `${target.account.organizationId}#${source.owner}#${source.list}`;
   const now = deps.clock.now().getTime();
   let values = deps.ownedIds.get(key, now)?.fields.get(source.field);
   if (!values || ids.some((id) => !values!.has(id))) {
-    const items = await listAllPages<Record<string, unknown>>(deps, { account: target.account, operation, verifiedNode: true }, {
-      path: source.path,
-      query: source.query,
-      accessToken: target.accessToken,
-    });
+    const items = await listAllPages<Record<string, unknown>>(
+      deps,
+      { account: target.account, operation, verifiedNode: true },
+      {
+        path: source.path,
+        query: source.query,
+        accessToken: target.accessToken,
+      },
+    );
     const fields = new Map(source.fields.map((field) => [field, new Set(items.flatMap((item) => (item[field] === undefined ? [] : [String(item[field])])))]));
     deps.ownedIds.set(key, { fields, fetchedAt: now });
     values = fields.get(source.field)!;
@@ -121,12 +148,16 @@ async function requireOwnedMedia(deps: UpstreamWrapperDependencies, target: Reso
     if (!phoneNumber) throw new UpstreamTargetNotFoundError('media', id);
     try {
       await scopedByMeta(deps, target, 'media', id, () =>
-        callGraph(deps, { account: target.account, operation, verifiedNode: false }, {
-          method: 'GET',
-          path: `/${encodeURIComponent(id)}`,
-          query: { phone_number_id: phoneNumber.phoneNumberId },
-          accessToken: target.accessToken,
-        }),
+        callGraph(
+          deps,
+          { account: target.account, operation, verifiedNode: false },
+          {
+            method: 'GET',
+            path: `/${encodeURIComponent(id)}`,
+            query: { phone_number_id: phoneNumber.phoneNumberId },
+            accessToken: target.accessToken,
+          },
+        ),
       );
     } catch (error) {
       // Whatever else Meta says about a media id we could not verify, the id is not shown to be ours.
@@ -135,9 +166,7 @@ async function requireOwnedMedia(deps: UpstreamWrapperDependencies, target: Reso
       }
       throw error;
     }
-    await bestEffort(deps, 'record media id confirmed by Meta', target, operation, () =>
-      deps.idRecords.recordMedia(recordOf(target, id, deps.clock.now())),
-    );
+    await bestEffort(deps, 'record media id confirmed by Meta', target, operation, () => deps.idRecords.recordMedia(recordOf(target, id, deps.clock.now())));
   }
 }
 
@@ -147,7 +176,13 @@ async function requireOwnedMedia(deps: UpstreamWrapperDependencies, target: Reso
  */
 export async function requireBodyIdsOwned(deps: UpstreamWrapperDependencies, target: ResolvedTarget, ids: BodyIds, operation: string): Promise<void> {
   await requireOwnedMessages(deps, target.account.organizationId, ids.messages);
-  await requireOwnedIds(deps, 'flow', ids.flows.map((id) => requireUpstreamId(id, 'flow')), target, operation);
+  await requireOwnedIds(
+    deps,
+    'flow',
+    ids.flows.map((id) => requireUpstreamId(id, 'flow')),
+    target,
+    operation,
+  );
   await requireOwnedIds(deps, 'template-name', ids.templateNames, target, operation);
   await requireOwnedMedia(deps, target, ids.media, operation);
 }
@@ -164,7 +199,13 @@ const recordOf = (target: ResolvedTarget, id: string, now: Date): WrapperIdRecor
  * After the upstream call succeeded: a failed record must not turn a sent message (or an upload)
  * into an error the caller would retry. It is logged; that id is then refused in later bodies.
  */
-export async function bestEffort(deps: UpstreamWrapperDependencies, what: string, target: ResolvedTarget, operation: string, write: () => Promise<void>): Promise<void> {
+export async function bestEffort(
+  deps: UpstreamWrapperDependencies,
+  what: string,
+  target: ResolvedTarget,
+  operation: string,
+  write: () => Promise<void>,
+): Promise<void> {
   try {
     await write();
   } catch (error) {

@@ -78,7 +78,11 @@ export function expandFields(expansion: NonNullable<UpstreamRouteSpec['fieldExpa
 }
 
 /** Checks the caller's query against the route; returns what goes upstream (fixed values applied). */
-export function upstreamQuery(route: UpstreamRouteSpec, query: Readonly<Record<string, string>>, pathParameters: Readonly<Record<string, string>>): Record<string, string> {
+export function upstreamQuery(
+  route: UpstreamRouteSpec,
+  query: Readonly<Record<string, string>>,
+  pathParameters: Readonly<Record<string, string>>,
+): Record<string, string> {
   const accepted = acceptedQuery(route);
   for (const name of Object.keys(query)) {
     if (!accepted.includes(name)) {
@@ -138,7 +142,10 @@ function idsOf(check: OwnedIdCheck, request: WrapperRequest): string[] {
         ? request.query[check.name]
         : ((request.body ?? {}) as Record<string, unknown>)[check.name];
   if (raw === undefined || raw === null || raw === '') {
-    if (check.required) throw new RequestValidationError(`${check.source === 'body' ? 'body' : check.source === 'query' ? 'query parameter' : 'path parameter'} ${check.name} is required`);
+    if (check.required)
+      throw new RequestValidationError(
+        `${check.source === 'body' ? 'body' : check.source === 'query' ? 'query parameter' : 'path parameter'} ${check.name} is required`,
+      );
     return [];
   }
   const values = check.source === 'query' ? parseIdList(String(raw)) : [String(raw)];
@@ -149,7 +156,12 @@ function idsOf(check: OwnedIdCheck, request: WrapperRequest): string[] {
  * 404 unless every template/flow/QR code id of the request belongs to the resolved business account
  * (or number), and every id inside the body (`bodyIds`) to the organization.
  */
-export async function checkOwnedIds(deps: UpstreamWrapperDependencies, route: UpstreamRouteSpec, target: ResolvedTarget, request: WrapperRequest): Promise<void> {
+export async function checkOwnedIds(
+  deps: UpstreamWrapperDependencies,
+  route: UpstreamRouteSpec,
+  target: ResolvedTarget,
+  request: WrapperRequest,
+): Promise<void> {
   for (const check of route.ownedIds ?? []) {
     await requireOwnedIds(deps, check.kind, idsOf(check, request), target, route.operation);
   }
@@ -157,9 +169,13 @@ export async function checkOwnedIds(deps: UpstreamWrapperDependencies, route: Up
 }
 
 /** Validates the parts of a request that need no upstream call; throws RequestValidationError. */
-export function validateRequest(route: UpstreamRouteSpec, request: WrapperRequest): { query: Record<string, string>; body: Record<string, unknown> | undefined } {
+export function validateRequest(
+  route: UpstreamRouteSpec,
+  request: WrapperRequest,
+): { query: Record<string, string>; body: Record<string, unknown> | undefined } {
   for (const [name, value] of Object.entries(request.pathParameters)) {
-    if (name !== 'wabaId' && name !== 'phoneNumberId') requireUpstreamId(value, name === 'mediaId' ? 'media' : name === 'qrCodeId' ? 'qr-code' : name === 'flowId' ? 'flow' : 'template');
+    if (name !== 'wabaId' && name !== 'phoneNumberId')
+      requireUpstreamId(value, name === 'mediaId' ? 'media' : name === 'qrCodeId' ? 'qr-code' : name === 'flowId' ? 'flow' : 'template');
   }
   return { query: upstreamQuery(route, request.query, request.pathParameters), body: upstreamBody(route, request.body, request.pathParameters) };
 }

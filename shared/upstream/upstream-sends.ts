@@ -73,7 +73,12 @@ export function outcomeOfFailure(error: unknown): UpstreamSendOutcome | undefine
  * best effort: the message went out, so a failed write must not turn it into an error the caller
  * would retry; it is logged (no recipient) and those message ids are refused in later bodies.
  */
-export async function recordUpstreamSends(deps: UpstreamWrapperDependencies, target: ResolvedTarget, sends: readonly UpstreamSend[], operation: string): Promise<void> {
+export async function recordUpstreamSends(
+  deps: UpstreamWrapperDependencies,
+  target: ResolvedTarget,
+  sends: readonly UpstreamSend[],
+  operation: string,
+): Promise<void> {
   if (sends.length === 0) return;
   const createdAt = deps.clock.now();
   const records: UpstreamSendRecord[] = sends.map((send) => ({

@@ -27,7 +27,8 @@ const expectedResponseTypes: Record<GatewayResponseKind, string> = {
 
 type SurfaceName = RestApiSurfaceName;
 const surfaceNames = restApiSurfaceNames;
-const isRestRoute = (route: (typeof allRoutes)[number]): route is (typeof allRoutes)[number] & { surface: RestApiSurfaceName } => surfaces[route.surface].frontDoor === 'rest-api';
+const isRestRoute = (route: (typeof allRoutes)[number]): route is (typeof allRoutes)[number] & { surface: RestApiSurfaceName } =>
+  surfaces[route.surface].frontDoor === 'rest-api';
 const routes = allRoutes.filter(isRestRoute);
 const surfacesWithRoutes = surfaceNames.filter((name) => routes.some((route) => route.surface === name));
 const surfacesWithoutRoutes = surfaceNames.filter((name) => !surfacesWithRoutes.includes(name));
@@ -42,8 +43,7 @@ beforeAll(() => {
   methods = methodsOf(template);
 });
 
-const apiId = (surface: SurfaceName) =>
-  synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[surface].api.node.defaultChild as CfnElement);
+const apiId = (surface: SurfaceName) => synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[surface].api.node.defaultChild as CfnElement);
 const stageId = (surface: SurfaceName) =>
   synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[surface].api.deploymentStage.node.defaultChild as CfnElement);
 
@@ -53,7 +53,9 @@ it('creates one REST API per surface', () => {
 
 describe.each(routes.map((route) => ({ ...route, key: `${route.method} ${resourcePath(route)}` })))('route $surface $key', (route) => {
   const method = () => {
-    const found = methods.filter((candidate) => candidate.apiLogicalId === apiId(route.surface) && candidate.path === resourcePath(route) && candidate.httpMethod === route.method);
+    const found = methods.filter(
+      (candidate) => candidate.apiLogicalId === apiId(route.surface) && candidate.path === resourcePath(route) && candidate.httpMethod === route.method,
+    );
     expect(found).toHaveLength(1);
     return found[0]!;
   };
@@ -86,7 +88,9 @@ describe.each(routes.map((route) => ({ ...route, key: `${route.method} ${resourc
 it('has no method the manifest does not declare (besides the no-routes placeholders)', () => {
   const declared = new Set(routes.map((route) => `${apiId(route.surface)} ${route.method} ${resourcePath(route)}`));
   const placeholders = new Set(surfacesWithoutRoutes.map((surface) => `${apiId(surface)} ANY /`));
-  const extra = methods.map((method) => `${method.apiLogicalId} ${method.httpMethod} ${method.path}`).filter((key) => !declared.has(key) && !placeholders.has(key));
+  const extra = methods
+    .map((method) => `${method.apiLogicalId} ${method.httpMethod} ${method.path}`)
+    .filter((key) => !declared.has(key) && !placeholders.has(key));
   expect(extra).toEqual([]);
   expect(methods.filter((method) => method.properties.ApiKeyRequired === true)).toHaveLength(routes.filter(requiresGatewayApiKey).length);
 });
@@ -101,9 +105,7 @@ describe('surfaces without routes', () => {
       const integration = own[0]!.properties.Integration;
       expect(integration.Type).toBe('MOCK');
       const notFound = surfaces[surface].gatewayResponses.MISSING_AUTHENTICATION_TOKEN;
-      expect(integration.IntegrationResponses).toEqual([
-        { StatusCode: String(notFound.statusCode), ResponseTemplates: { 'application/json': notFound.body } },
-      ]);
+      expect(integration.IntegrationResponses).toEqual([{ StatusCode: String(notFound.statusCode), ResponseTemplates: { 'application/json': notFound.body } }]);
     }
   });
 
@@ -118,11 +120,15 @@ describe('invoke permissions', () => {
   const permissions = () => Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).map((resource) => resource.Properties!);
   const functionIdOfPermission = (permission: Record<string, any>) => permission.FunctionName['Fn::GetAtt'][0] as string;
   const functionIdOf = (group: string) =>
-    Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).find(([, fn]) => fn.Properties!.FunctionName === functionProperties(template, group).FunctionName)![0];
+    Object.entries(resourcesOf(template, 'AWS::Lambda::Function')).find(
+      ([, fn]) => fn.Properties!.FunctionName === functionProperties(template, group).FunctionName,
+    )![0];
 
   it.each(surfacesWithRoutes)('each function routed on %s may be invoked by that API stage only', (surface) => {
     for (const group of groupsOn(surface)) {
-      const own = permissions().filter((permission) => functionIdOfPermission(permission) === functionIdOf(group) && mentions(permission.SourceArn, apiId(surface)));
+      const own = permissions().filter(
+        (permission) => functionIdOfPermission(permission) === functionIdOf(group) && mentions(permission.SourceArn, apiId(surface)),
+      );
       expect(own).toHaveLength(1);
       expect(own[0]!.Principal).toBe('apigateway.amazonaws.com');
       expect(own[0]!.Action).toBe('lambda:InvokeFunction');
@@ -188,7 +194,17 @@ describe.each(surfaceNames)('surface %s', (surface) => {
       );
       expect([`${route.method} ${resourcePath(route)}`, own]).toEqual([
         `${route.method} ${resourcePath(route)}`,
-        [{ ResourcePath: escaped(resourcePath(route)), HttpMethod: route.method, ThrottlingRateLimit: throttle.rateLimit, ThrottlingBurstLimit: throttle.burstLimit, DataTraceEnabled: false, MetricsEnabled: true, LoggingLevel: 'ERROR' }],
+        [
+          {
+            ResourcePath: escaped(resourcePath(route)),
+            HttpMethod: route.method,
+            ThrottlingRateLimit: throttle.rateLimit,
+            ThrottlingBurstLimit: throttle.burstLimit,
+            DataTraceEnabled: false,
+            MetricsEnabled: true,
+            LoggingLevel: 'ERROR',
+          },
+        ],
       ]);
       // Tighter than the stage, except where the route is its API's whole traffic: Meta's webhook, and the
       // clicks API's redirect (people following links, its own ceiling; route-guards.ts).
@@ -255,7 +271,7 @@ describe.each(surfaceNames)('surface %s', (surface) => {
   it.each([
     ['THROTTLED', '1'],
     ['QUOTA_EXCEEDED', '3600'],
-  ])('answers the usage plan\'s %s with 429, Retry-After %s and the application\'s 429 body (retryAfterSeconds, code)', (type, retryAfter) => {
+  ])("answers the usage plan's %s with 429, Retry-After %s and the application's 429 body (retryAfterSeconds, code)", (type, retryAfter) => {
     const found = Object.values(resourcesOf(template, 'AWS::ApiGateway::GatewayResponse')).find(
       (response) => response.Properties!.RestApiId.Ref === apiId(surface) && response.Properties!.ResponseType === type,
     );
@@ -264,7 +280,8 @@ describe.each(surfaceNames)('surface %s', (surface) => {
     expect(properties.ResponseParameters).toEqual({ 'gatewayresponse.header.Retry-After': `'${retryAfter}'` });
     const templateText = properties.ResponseTemplates['application/json'] as string;
     // Gateway response templates only substitute variables: every one used must be one API Gateway fills.
-    for (const variable of templateText.match(/\$[a-zA-Z.]+/g) ?? []) expect(['$context.requestId', '$context.path', '$context.httpMethod', '$context.requestTime']).toContain(variable);
+    for (const variable of templateText.match(/\$[a-zA-Z.]+/g) ?? [])
+      expect(['$context.requestId', '$context.path', '$context.httpMethod', '$context.requestTime']).toContain(variable);
     const body = JSON.stringify(JSON.parse(templateText));
     const code = type === 'THROTTLED' ? 'RATE_LIMITED' : 'QUOTA_EXCEEDED';
     // The docs and clicks surfaces' errors (the plain shape of the webhook function's refusals: they answer
@@ -280,7 +297,9 @@ describe.each(surfaceNames)('surface %s', (surface) => {
       .sort();
     // The broadcast surface's keyed methods have the request authorizer: its refusal, deny and failure answers too.
     const authorizerTypes = definition.authorizerResponses ? ['UNAUTHORIZED', 'ACCESS_DENIED', 'AUTHORIZER_FAILURE', 'AUTHORIZER_CONFIGURATION_ERROR'] : [];
-    expect(types).toEqual([...(Object.keys(definition.gatewayResponses) as GatewayResponseKind[]).map((kind) => expectedResponseTypes[kind]), ...authorizerTypes].sort());
+    expect(types).toEqual(
+      [...(Object.keys(definition.gatewayResponses) as GatewayResponseKind[]).map((kind) => expectedResponseTypes[kind]), ...authorizerTypes].sort(),
+    );
     if (surface !== 'broadcast') expect(types).not.toContain('ACCESS_DENIED');
   });
 

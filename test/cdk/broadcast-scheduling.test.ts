@@ -14,9 +14,7 @@ const schedulerFunctionId = () => functionLogicalId(api, broadcastScheduler.func
 const groupId = () => Object.keys(resourcesOf(api, 'AWS::Scheduler::ScheduleGroup'))[0]!;
 const groupName = () => Object.values(resourcesOf(api, 'AWS::Scheduler::ScheduleGroup'))[0]!.Properties!.Name as string;
 const invokeRole = () =>
-  Object.entries(resourcesOf(api, 'AWS::IAM::Role')).find(([, role]) =>
-    mentions(role.Properties!.AssumeRolePolicyDocument, 'scheduler.amazonaws.com'),
-  )!;
+  Object.entries(resourcesOf(api, 'AWS::IAM::Role')).find(([, role]) => mentions(role.Properties!.AssumeRolePolicyDocument, 'scheduler.amazonaws.com'))!;
 
 describe('scheduled broadcasts', () => {
   it('has one schedule group, named after the stack', () => {
@@ -44,7 +42,9 @@ describe('scheduled broadcasts', () => {
     const sweep = rules.filter((rule) => mentions(rule.Properties!.Targets, schedulerFunctionId()));
     expect(sweep).toHaveLength(1);
     expect(sweep[0]!.Properties!.ScheduleExpression).toBe('rate(1 minute)');
-    const permissions = Object.values(resourcesOf(api, 'AWS::Lambda::Permission')).filter((permission) => mentions(permission.Properties!.FunctionName, schedulerFunctionId()));
+    const permissions = Object.values(resourcesOf(api, 'AWS::Lambda::Permission')).filter((permission) =>
+      mentions(permission.Properties!.FunctionName, schedulerFunctionId()),
+    );
     expect(permissions.map((permission) => permission.Properties!.Principal)).toEqual(['events.amazonaws.com']);
   });
 
@@ -73,9 +73,13 @@ describe('scheduled broadcasts', () => {
 
   it('indexes scheduled jobs in a gsi2 of the messaging table', () => {
     // The messaging table's (the audit table has a gsi2 of its own: entries by action).
-    const tables = Object.entries(resourcesOf(stateful, 'AWS::DynamoDB::Table')).filter(([logicalId]) => logicalId.startsWith('MessagingTable')).map(([, table]) => table);
+    const tables = Object.entries(resourcesOf(stateful, 'AWS::DynamoDB::Table'))
+      .filter(([logicalId]) => logicalId.startsWith('MessagingTable'))
+      .map(([, table]) => table);
     expect(tables).toHaveLength(1);
-    const indexes = tables.flatMap((table) => (table.Properties!.GlobalSecondaryIndexes ?? []) as Array<{ IndexName: string; KeySchema: Array<{ AttributeName: string }> }>);
+    const indexes = tables.flatMap(
+      (table) => (table.Properties!.GlobalSecondaryIndexes ?? []) as Array<{ IndexName: string; KeySchema: Array<{ AttributeName: string }> }>,
+    );
     const gsi2 = indexes.filter((index) => index.IndexName === 'gsi2');
     expect(gsi2).toHaveLength(1);
     expect(gsi2[0]!.KeySchema.map((key) => key.AttributeName)).toEqual(['gsi2pk', 'gsi2sk']);

@@ -81,9 +81,7 @@ describe('skipping bundling', () => {
   });
 
   it('bundles everything (AWS SDK included) as minified ESM with source maps for Node 22', () => {
-    expect(bundlingOptions).toEqual(
-      expect.objectContaining({ externalModules: [], minify: true, sourceMap: true, target: 'node22', format: 'esm' }),
-    );
+    expect(bundlingOptions).toEqual(expect.objectContaining({ externalModules: [], minify: true, sourceMap: true, target: 'node22', format: 'esm' }));
   });
 });
 
@@ -111,16 +109,17 @@ describe('the SDK tracer in bundles', () => {
     expect(await packagesBundledFor('chunk-worker')).not.toEqual(expect.arrayContaining(['aws-xray-sdk-core']));
     expect(await packagesBundledFor('chunk-worker')).not.toContain('@aws-lambda-powertools/tracer');
     expect(await packagesBundledFor('broadcast-send')).toEqual(expect.arrayContaining(['@aws-lambda-powertools/tracer', 'aws-xray-sdk-core']));
-    for (const name of names) expect(bundlingOf(functions[name]).define).toEqual(functions[name].tracesSdkCalls === false ? { __SDK_TRACER_BUNDLED__: 'false' } : undefined);
+    for (const name of names)
+      expect(bundlingOf(functions[name]).define).toEqual(functions[name].tracesSdkCalls === false ? { __SDK_TRACER_BUNDLED__: 'false' } : undefined);
   }, 60_000);
 });
 
 describe('settings', () => {
   it('parses -c strings: skipBundling, numbers, log level; env supplies account/region', () => {
-    const settings = readSettings(
-      context({ skipBundling: 'true', upstreamTimeoutMs: '9000', logLevel: 'debug', stackNamePrefix: 'Staging' }),
-      { CDK_DEFAULT_ACCOUNT: '111111111111', CDK_DEFAULT_REGION: 'eu-central-1' },
-    );
+    const settings = readSettings(context({ skipBundling: 'true', upstreamTimeoutMs: '9000', logLevel: 'debug', stackNamePrefix: 'Staging' }), {
+      CDK_DEFAULT_ACCOUNT: '111111111111',
+      CDK_DEFAULT_REGION: 'eu-central-1',
+    });
     expect(settings).toEqual(
       expect.objectContaining({ skipBundling: true, logLevel: 'DEBUG', stackNamePrefix: 'Staging', account: '111111111111', region: 'eu-central-1' }),
     );

@@ -9,7 +9,16 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { routeGuards } from '../../runtime-contract/route-guards';
 import { surfaces } from '../../runtime-contract/route-manifest';
 import { functions } from '../../runtime-contract/resource-definitions';
-import { actionsOf, functionProperties, mentions, methodsOf, resourcesOf, roleStatements, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
+import {
+  actionsOf,
+  functionProperties,
+  mentions,
+  methodsOf,
+  resourcesOf,
+  roleStatements,
+  synthesizePlatform,
+  type SynthesizedPlatform,
+} from './support/platform';
 
 let synth: SynthesizedPlatform;
 let template: Template;
@@ -29,7 +38,9 @@ describe('the clicks front door', () => {
     for (const method of methods) {
       expect(method.properties.ApiKeyRequired ?? false).toBe(false);
       expect(method.properties.AuthorizationType ?? 'NONE').toBe('NONE');
-      expect(mentions(method.properties.Integration.Uri, `:function:${functionProperties(template, 'click-redirect').FunctionName as string}/invocations`)).toBe(true);
+      expect(
+        mentions(method.properties.Integration.Uri, `:function:${functionProperties(template, 'click-redirect').FunctionName as string}/invocations`),
+      ).toBe(true);
     }
     const stages = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage')).filter((stage) => mentions(stage.Properties!.RestApiId, clicksApiId()));
     expect(stages.map((stage) => stage.Properties!.StageName)).toEqual(['l']);

@@ -68,7 +68,7 @@ describe.each(eventSources.map((source) => [`${eventSourceQueueLabel(source)} â†
   });
 });
 
-it('a dead-letter queue nobody consumes keeps SQS\'s default visibility; the consumed ones (the two lanes\') get 6x their consumer\'s timeout', () => {
+it("a dead-letter queue nobody consumes keeps SQS's default visibility; the consumed ones (the two lanes') get 6x their consumer's timeout", () => {
   const consumed = new Set(eventSources.filter((source) => source.deadLetters).map((source) => source.queue));
   expect([...consumed]).toEqual(['outboundMessages', 'singleMessages']);
   expect(eventSources.filter((source) => source.deadLetters).map((source) => source.functionName)).toEqual(['chunk-dead-letters', 'chunk-dead-letters']);
@@ -80,7 +80,17 @@ it('a dead-letter queue nobody consumes keeps SQS\'s default visibility; the con
 
 it('the single-message lane: singleMessages â†’ single-sender in batches of 10, sent concurrently up to its own ceiling, failures reported alone', () => {
   const own = eventSources.filter((source) => source.functionName === 'single-sender');
-  expect(own).toEqual([{ queue: 'singleMessages', deadLetters: false, functionName: 'single-sender', batchSize: 10, maxBatchingWindowSeconds: 0, maxConcurrency: singleSender.maxConcurrency, reportBatchItemFailures: true }]);
+  expect(own).toEqual([
+    {
+      queue: 'singleMessages',
+      deadLetters: false,
+      functionName: 'single-sender',
+      batchSize: 10,
+      maxBatchingWindowSeconds: 0,
+      maxConcurrency: singleSender.maxConcurrency,
+      reportBatchItemFailures: true,
+    },
+  ]);
   const mapping = mappings().find((candidate) => mentions(candidate.EventSourceArn, queueId({ queue: 'singleMessages', deadLetters: false })))!;
   expect(mapping.FunctionName).toEqual({ Ref: functionLogicalId(synth.api, 'single-sender') });
   expect(mapping.BatchSize).toBe(10);

@@ -176,7 +176,7 @@ describe('grants called out explicitly', () => {
     expect(decrypting.sort()).toEqual(names.filter((name) => functions[name].tokenKey).sort());
   });
 
-  it('every token key statement is limited to the function\'s purposes, or to the legacy form of one of them', () => {
+  it("every token key statement is limited to the function's purposes, or to the legacy form of one of them", () => {
     for (const name of names.filter((candidate) => functions[candidate].tokenKey)) {
       const purposes = [...functions[name].tokenPurposes!];
       const kms = roleStatements(template, name).filter((statement) => actionsOf(statement).some((action) => action.startsWith('kms:'))) as Array<{
@@ -228,7 +228,9 @@ describe('chunk worker', () => {
     expect(statementsOn('single-sender', queueId('outboundMessages'))).toEqual([]);
     expect(statementsOn('customer-events', queueId('outboundMessages'))).toEqual([]);
     // The campaign expander sends chunks to the outbound queue, never receives from it.
-    expect(statementsOn('campaign-expander', queueId('outboundMessages')).flatMap((statement) => [statement.Action].flat())).not.toContain('sqs:ReceiveMessage');
+    expect(statementsOn('campaign-expander', queueId('outboundMessages')).flatMap((statement) => [statement.Action].flat())).not.toContain(
+      'sqs:ReceiveMessage',
+    );
     expect(statementsOn('delivery-events', queueId('outboundMessages'))).toEqual([]);
     expect(statementsOn('chunk-dead-letters', queueId('outboundMessages'))).toEqual([]);
   });
@@ -264,7 +266,8 @@ describe('single-sender (the single-message lane)', () => {
   });
 
   it('sends only to its own queue (its re-queues) and customerEvents; the chunk worker never to the single lane', () => {
-    const sendsTo = (name: FunctionName) => queueNames.filter((queue) => statementsOn(name, queueId(queue)).some((statement) => actionsOf(statement).includes('sqs:SendMessage')));
+    const sendsTo = (name: FunctionName) =>
+      queueNames.filter((queue) => statementsOn(name, queueId(queue)).some((statement) => actionsOf(statement).includes('sqs:SendMessage')));
     expect(sendsTo('single-sender').sort()).toEqual(['customerEvents', 'singleMessages']);
     expect(sendsTo('chunk-worker').sort()).toEqual(['customerEvents', 'outboundMessages']);
     // What queues single messages: the accepts and the scheduler (a scheduled one-recipient job).
@@ -272,7 +275,7 @@ describe('single-sender (the single-message lane)', () => {
     expect(senders.sort()).toEqual(['broadcast-scheduler', 'broadcast-send', 'single-sender']);
   });
 
-  it('has the chunk worker\'s tables and token purposes: the same engine and ledger', () => {
+  it("has the chunk worker's tables and token purposes: the same engine and ledger", () => {
     expect(functions['single-sender'].tables).toEqual(functions['chunk-worker'].tables);
     expect(functions['single-sender'].tokenPurposes).toEqual(functions['chunk-worker'].tokenPurposes);
   });
@@ -310,7 +313,11 @@ describe('chunk-dead-letters', () => {
     const own = mappings().filter((candidate) => mentions(candidate.FunctionName, functionLogicalId(template, 'chunk-dead-letters')));
     expect(own).toHaveLength(2);
     const single = own.find((candidate) => mentions(candidate.EventSourceArn, singleDeadLetterId()))!;
-    expect(single).toMatchObject({ FunctionResponseTypes: ['ReportBatchItemFailures'], BatchSize: chunkDeadLetters.batchSize, ScalingConfig: { MaximumConcurrency: chunkDeadLetters.maxConcurrency } });
+    expect(single).toMatchObject({
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+      BatchSize: chunkDeadLetters.batchSize,
+      ScalingConfig: { MaximumConcurrency: chunkDeadLetters.maxConcurrency },
+    });
     expect(statementsOn('chunk-dead-letters', singleDeadLetterId()).flatMap(actionsOf)).toContain('sqs:ReceiveMessage');
     expect(statementsOn('chunk-dead-letters', singleDeadLetterId()).flatMap(actionsOf)).not.toContain('sqs:SendMessage');
     const mapping = own.find((candidate) => mentions(candidate.EventSourceArn, outboundDeadLetterId()))!;
@@ -333,8 +340,7 @@ describe('chunk-dead-letters', () => {
 
 describe('customer-events dispatcher', () => {
   const mappings = () => Object.values(resourcesOf(template, 'AWS::Lambda::EventSourceMapping')).map((mapping) => mapping.Properties!);
-  const deadLetterId = () =>
-    synth.platform.stateful.getLogicalId(synth.platform.stateful.deadLetterQueues.customerEvents.node.defaultChild as CfnElement);
+  const deadLetterId = () => synth.platform.stateful.getLogicalId(synth.platform.stateful.deadLetterQueues.customerEvents.node.defaultChild as CfnElement);
 
   it('consumes the customerEvents queue with partial batch responses, batches of 10 and capped concurrency', () => {
     const own = mappings().filter((candidate) => mentions(candidate.FunctionName, functionLogicalId(template, 'customer-events')));
@@ -359,7 +365,7 @@ it('gives every function a fixed, stack-prefixed name (API integrations address 
 });
 
 describe('table grants narrowed to what the adapters issue', () => {
-  it('no function may Scan, and only upstream-wrapper (wrapper id records) and delivery-events (a batch\'s tally items) may BatchGetItem on messaging', () => {
+  it("no function may Scan, and only upstream-wrapper (wrapper id records) and delivery-events (a batch's tally items) may BatchGetItem on messaging", () => {
     for (const name of names) {
       for (const table of tableNames) expect(tableGrantOf(name, table)).not.toContain('dynamodb:Scan');
       expect(tableGrantOf(name, 'messaging').includes('dynamodb:BatchGetItem')).toBe(name === 'upstream-wrapper' || name === 'delivery-events');
@@ -371,7 +377,12 @@ describe('table grants narrowed to what the adapters issue', () => {
       expect(tableGrantOf(name, 'rateLimits')).toEqual(['dynamodb:GetItem', 'dynamodb:UpdateItem']);
     }
     expect(tableGrantOf('meta-webhook', 'tenancy')).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
-    expect(tableGrantOf('organization-admin', 'tenancy')).toEqual(['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem']);
+    expect(tableGrantOf('organization-admin', 'tenancy')).toEqual([
+      'dynamodb:GetItem',
+      'dynamodb:Query',
+      'dynamodb:PutItem',
+      'dynamodb:UpdateItem',
+      'dynamodb:DeleteItem',
+    ]);
   });
-
 });

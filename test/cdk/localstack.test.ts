@@ -7,7 +7,8 @@ import { synthesizePlatform } from './support/platform';
 
 const countsOf = (template: ReturnType<typeof synthesizePlatform>['api']) => {
   const counts = new Map<string, number>();
-  for (const resource of Object.values(template.toJSON().Resources as Record<string, { Type: string }>)) counts.set(resource.Type, (counts.get(resource.Type) ?? 0) + 1);
+  for (const resource of Object.values(template.toJSON().Resources as Record<string, { Type: string }>))
+    counts.set(resource.Type, (counts.get(resource.Type) ?? 0) + 1);
   return counts;
 };
 

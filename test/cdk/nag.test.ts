@@ -14,19 +14,27 @@ let synth: SynthesizedPlatform;
 let stacks: Stack[];
 
 beforeAll(() => {
-  synth = synthesizePlatform({}, (app) => {
-    // logIgnores: suppressed findings are reported as info, so the test can see the checks ran.
-    Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true, logIgnores: true }));
-    stacks = app.node.children.filter((child): child is Stack => child instanceof Stack);
-  }, { builtinValidation: true });
+  synth = synthesizePlatform(
+    {},
+    (app) => {
+      // logIgnores: suppressed findings are reported as info, so the test can see the checks ran.
+      Aspects.of(app).add(new AwsSolutionsChecks({ verbose: true, logIgnores: true }));
+      stacks = app.node.children.filter((child): child is Stack => child instanceof Stack);
+    },
+    { builtinValidation: true },
+  );
 });
 
 const nagMessages = (stack: Stack, kind: 'findError' | 'findWarning' | 'findInfo') =>
-  Annotations.fromStack(stack)[kind]('*', Match.stringLikeRegexp('AwsSolutions-.*')).map((message) => `${message.id}: ${String(message.entry.data)}`);
+  Annotations.fromStack(stack)
+    [kind]('*', Match.stringLikeRegexp('AwsSolutions-.*'))
+    .map((message) => `${message.id}: ${String(message.entry.data)}`);
 
 describe('cdk-nag AwsSolutions', () => {
   it('checks every stack of the app', () => {
-    expect(stacks.map((stack) => stack.stackName).sort()).toEqual([synth.platform.api.stackName, synth.platform.stateful.stackName, synth.platform.operations.stackName].sort());
+    expect(stacks.map((stack) => stack.stackName).sort()).toEqual(
+      [synth.platform.api.stackName, synth.platform.stateful.stackName, synth.platform.operations.stackName].sort(),
+    );
   });
 
   it('finds no unsuppressed error or warning in any stack', () => {
@@ -41,7 +49,18 @@ describe('cdk-nag AwsSolutions', () => {
     const rules = new Set(suppressed.map((message) => message.match(/AwsSolutions-[A-Z0-9]+/)?.[0]));
     // The WAF rule (APIG3) is met, not suppressed.
     expect(rules.has('AwsSolutions-APIG3')).toBe(false);
-    expect(rules).toEqual(new Set(['AwsSolutions-L1', 'AwsSolutions-IAM4', 'AwsSolutions-IAM5', 'AwsSolutions-APIG2', 'AwsSolutions-APIG4', 'AwsSolutions-COG4', 'AwsSolutions-COG2', 'AwsSolutions-COG8']));
+    expect(rules).toEqual(
+      new Set([
+        'AwsSolutions-L1',
+        'AwsSolutions-IAM4',
+        'AwsSolutions-IAM5',
+        'AwsSolutions-APIG2',
+        'AwsSolutions-APIG4',
+        'AwsSolutions-COG4',
+        'AwsSolutions-COG2',
+        'AwsSolutions-COG8',
+      ]),
+    );
   });
 
   it("leaves nothing for aws-cdk-lib's built-in CloudFormation validation to report", () => {
@@ -50,8 +69,12 @@ describe('cdk-nag AwsSolutions', () => {
     const reportFile = path.join(assembly.directory, 'validation-report.json');
     // Written only when the validation ran.
     expect(existsSync(reportFile)).toBe(true);
-    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as { pluginReports: Array<{ pluginName: string; violations: Array<{ ruleName: string; description: string }> }> };
-    const violations = report.pluginReports.flatMap((plugin) => plugin.violations.map((violation) => `${plugin.pluginName} ${violation.ruleName}: ${violation.description}`));
+    const report = JSON.parse(readFileSync(reportFile, 'utf8')) as {
+      pluginReports: Array<{ pluginName: string; violations: Array<{ ruleName: string; description: string }> }>;
+    };
+    const violations = report.pluginReports.flatMap((plugin) =>
+      plugin.violations.map((violation) => `${plugin.pluginName} ${violation.ruleName}: ${violation.description}`),
+    );
     expect(violations).toEqual([]);
   });
 });

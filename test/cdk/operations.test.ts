@@ -51,7 +51,9 @@ describe('alarms', () => {
     for (const metricName of ['Errors', 'Throttles']) {
       const own = alarms().filter((alarm) => alarm.Properties!.MetricName === metricName && mentions(dimension(alarm, 'FunctionName'), `Ref${functionId}`));
       expect(own).toHaveLength(1);
-      expect(own[0]!.Properties).toEqual(expect.objectContaining({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1, TreatMissingData: 'notBreaching' }));
+      expect(own[0]!.Properties).toEqual(
+        expect.objectContaining({ Namespace: 'AWS/Lambda', Statistic: 'Sum', Threshold: 1, TreatMissingData: 'notBreaching' }),
+      );
       expect(notifiesTopic(own[0]!)).toBe(true);
     }
   });
@@ -65,7 +67,9 @@ describe('alarms', () => {
     // A dead-letter queue a function consumes (the outbound one) empties itself: an hour-old message there is one it cannot settle.
     const consumed = eventSources.some((source) => source.deadLetters && source.queue === name);
     expect(deadLetterAge?.Properties!.Threshold).toBe(
-      consumed ? alarmThresholds.deadLetterQueues.consumedAgeSeconds : queues[name].deadLetterRetentionDays * 86_400 * alarmThresholds.deadLetterQueues.ageFractionOfRetention,
+      consumed
+        ? alarmThresholds.deadLetterQueues.consumedAgeSeconds
+        : queues[name].deadLetterRetentionDays * 86_400 * alarmThresholds.deadLetterQueues.ageFractionOfRetention,
     );
     for (const alarm of [age!, depth!, deadLetterAge!]) expect(notifiesTopic(alarm)).toBe(true);
   });
@@ -74,7 +78,13 @@ describe('alarms', () => {
     const own = alarms().filter((alarm) => alarm.Properties!.MetricName === platformMetrics.chunksDeadLettered);
     expect(own).toHaveLength(1);
     expect(own[0]!.Properties).toEqual(
-      expect.objectContaining({ Statistic: 'Sum', Threshold: 1, Period: 300, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' }),
+      expect.objectContaining({
+        Statistic: 'Sum',
+        Threshold: 1,
+        Period: 300,
+        ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+        TreatMissingData: 'notBreaching',
+      }),
     );
     expect(dimension(own[0]!, 'service')).toBe('chunk-dead-letters');
     expect(notifiesTopic(own[0]!)).toBe(true);
@@ -83,10 +93,20 @@ describe('alarms', () => {
   it('an audit entry not written pages: AuditWriteFailed of each function writing the audit table, sum ≥ 1 in 5 minutes', () => {
     const own = alarms().filter((alarm) => alarm.Properties!.MetricName === platformMetrics.auditWriteFailed);
     const recorders = (Object.keys(functions) as FunctionName[]).filter((name) => functions[name].tables.audit === 'write').sort();
-    expect(recorders).toEqual(expect.arrayContaining(['broadcast-audiences', 'broadcast-campaigns', 'broadcast-send', 'broadcast-webhooks', 'organization-admin']));
+    expect(recorders).toEqual(
+      expect.arrayContaining(['broadcast-audiences', 'broadcast-campaigns', 'broadcast-send', 'broadcast-webhooks', 'organization-admin']),
+    );
     expect(own.map((alarm) => dimension(alarm, 'service')).sort()).toEqual(recorders);
     for (const alarm of own) {
-      expect(alarm.Properties).toEqual(expect.objectContaining({ Statistic: 'Sum', Threshold: 1, Period: 300, ComparisonOperator: 'GreaterThanOrEqualToThreshold', TreatMissingData: 'notBreaching' }));
+      expect(alarm.Properties).toEqual(
+        expect.objectContaining({
+          Statistic: 'Sum',
+          Threshold: 1,
+          Period: 300,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          TreatMissingData: 'notBreaching',
+        }),
+      );
       expect(notifiesTopic(alarm)).toBe(true);
     }
   });
@@ -112,7 +132,9 @@ describe('alarms', () => {
     const apiId = synth.platform.api.getLogicalId(api.node.defaultChild as CfnElement);
     const own = alarms().filter((alarm) => mentions(dimension(alarm, 'ApiId') ?? null, apiId) && dimension(alarm, 'Stage') !== undefined);
     const serverErrors = own.find((alarm) => alarm.Properties!.MetricName === '5xx')!;
-    expect(serverErrors.Properties).toEqual(expect.objectContaining({ Namespace: 'AWS/ApiGateway', Statistic: 'Average', Threshold: alarmThresholds.apis.serverErrorRate.threshold }));
+    expect(serverErrors.Properties).toEqual(
+      expect.objectContaining({ Namespace: 'AWS/ApiGateway', Statistic: 'Average', Threshold: alarmThresholds.apis.serverErrorRate.threshold }),
+    );
     const latency = own.find((alarm) => alarm.Properties!.MetricName === 'Latency')!;
     expect(latency.Properties).toEqual(expect.objectContaining({ ExtendedStatistic: 'p99', Threshold: alarmThresholds.apis.p99LatencyMs.threshold }));
     expect(stage.stageName).toBe(surfaces[surface].stage);
@@ -202,7 +224,9 @@ describe('WAF', () => {
 
   it('no web ACL on an HTTP API (WAF cannot be associated with one): the webhooks surface has none, and no webhooks web ACL exists', () => {
     expect(httpApiSurfaceNames).toContain('webhooks');
-    const httpApiIds = httpApiSurfaceNames.map((surface) => synth.platform.api.getLogicalId(synth.platform.api.httpSurfaceApis[surface].api.node.defaultChild as CfnElement));
+    const httpApiIds = httpApiSurfaceNames.map((surface) =>
+      synth.platform.api.getLogicalId(synth.platform.api.httpSurfaceApis[surface].api.node.defaultChild as CfnElement),
+    );
     for (const association of associations()) for (const id of httpApiIds) expect(mentions(association.Properties!.ResourceArn, id)).toBe(false);
     expect(associations()).toHaveLength(restApiSurfaceNames.length);
     expect(Object.values(webAcls()).map((acl) => acl.Properties!.Name)).toEqual([expect.stringMatching(/-api$/)]);
@@ -214,11 +238,18 @@ describe('WAF', () => {
     const loggings = Object.values(resourcesOf(template, 'AWS::WAFv2::LoggingConfiguration'));
     expect(loggings).toHaveLength(Object.keys(webAcls()).length);
     for (const logging of loggings) {
-      expect(logging.Properties!.RedactedFields).toEqual([{ SingleHeader: { Name: 'x-api-key' } }, { SingleHeader: { Name: 'authorization' } }, { QueryString: {} }]);
+      expect(logging.Properties!.RedactedFields).toEqual([
+        { SingleHeader: { Name: 'x-api-key' } },
+        { SingleHeader: { Name: 'authorization' } },
+        { QueryString: {} },
+      ]);
       expect(JSON.stringify(logging.Properties!.LogDestinationConfigs)).toContain('log-group:aws-waf-logs-');
     }
     for (const acl of Object.values(webAcls())) {
-      const visibilities = [acl.Properties!.VisibilityConfig, ...(acl.Properties!.Rules as Array<Record<string, any>>).map((candidate) => candidate.VisibilityConfig)];
+      const visibilities = [
+        acl.Properties!.VisibilityConfig,
+        ...(acl.Properties!.Rules as Array<Record<string, any>>).map((candidate) => candidate.VisibilityConfig),
+      ];
       expect(visibilities.every((visibility) => visibility.SampledRequestsEnabled === false)).toBe(true);
     }
   });
@@ -237,19 +268,31 @@ describe('WAF', () => {
       expect(guarded.map(([guard]) => guard)).toEqual(['health', 'key-generation', 'earlier-send', 'click-redirect']);
     });
 
-    it.each(guarded.map(([guard, guardedRoutes]) => [guard, guardedRoutes] as const))('%s: scoped to its paths and methods, at its limit and window', (guard, guardedRoutes) => {
-      const perIp = (routeGuards[guard] as RouteGuard).perIp!;
-      for (const route of guardedRoutes) {
-        const limited = rule(aclOf(route.surface as SurfaceName), guardRuleName(guard))!;
-        expect(limited.Statement.RateBasedStatement).toEqual(expect.objectContaining({ Limit: perIp.limit, EvaluationWindowSec: perIp.windowSeconds, AggregateKeyType: 'IP' }));
-        expect(limited.Action.Block.CustomResponse).toEqual({ ResponseCode: 429, ResponseHeaders: [{ Name: 'Retry-After', Value: String(perIp.windowSeconds) }] });
-        const scope = JSON.stringify(limited.Statement.RateBasedStatement.ScopeDownStatement);
-        // A path ending in its only parameter (the tracked links' /r/{token}) is matched by its stage and fixed start, any other by its end.
-        const trailingParameter = /^((?:\/[^{}/]+)+\/)\{[^{}/]+\}$/.exec(resourcePath(route));
-        expect(scope).toContain(trailingParameter ? `"STARTS_WITH","SearchString":"/${surfaces[route.surface as SurfaceName].stage}${trailingParameter[1]}"` : JSON.stringify(resourcePath(route)));
-        expect(scope).toContain(`"SearchString":"${route.method}"`);
-      }
-    });
+    it.each(guarded.map(([guard, guardedRoutes]) => [guard, guardedRoutes] as const))(
+      '%s: scoped to its paths and methods, at its limit and window',
+      (guard, guardedRoutes) => {
+        const perIp = (routeGuards[guard] as RouteGuard).perIp!;
+        for (const route of guardedRoutes) {
+          const limited = rule(aclOf(route.surface as SurfaceName), guardRuleName(guard))!;
+          expect(limited.Statement.RateBasedStatement).toEqual(
+            expect.objectContaining({ Limit: perIp.limit, EvaluationWindowSec: perIp.windowSeconds, AggregateKeyType: 'IP' }),
+          );
+          expect(limited.Action.Block.CustomResponse).toEqual({
+            ResponseCode: 429,
+            ResponseHeaders: [{ Name: 'Retry-After', Value: String(perIp.windowSeconds) }],
+          });
+          const scope = JSON.stringify(limited.Statement.RateBasedStatement.ScopeDownStatement);
+          // A path ending in its only parameter (the tracked links' /r/{token}) is matched by its stage and fixed start, any other by its end.
+          const trailingParameter = /^((?:\/[^{}/]+)+\/)\{[^{}/]+\}$/.exec(resourcePath(route));
+          expect(scope).toContain(
+            trailingParameter
+              ? `"STARTS_WITH","SearchString":"/${surfaces[route.surface as SurfaceName].stage}${trailingParameter[1]}"`
+              : JSON.stringify(resourcePath(route)),
+          );
+          expect(scope).toContain(`"SearchString":"${route.method}"`);
+        }
+      },
+    );
 
     it('the general per-IP rule does not count the guarded routes', () => {
       expect(rule(aclOf('broadcast'), 'PerIpRateLimit')!.Statement.RateBasedStatement.ScopeDownStatement.NotStatement).toBeDefined();

@@ -20,8 +20,7 @@ beforeAll(() => {
   methods = methodsOf(template);
 });
 
-const apiId = (surface: SurfaceName) =>
-  synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[surface].api.node.defaultChild as CfnElement);
+const apiId = (surface: SurfaceName) => synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[surface].api.node.defaultChild as CfnElement);
 
 const expected: Record<'organization' | 'v1', { auth: string; group: string; paths: string[] }> = {
   organization: { auth: 'organization-token', group: 'organization-admin', paths: ['POST /organizations/public/remove-employee-bulk'] },
@@ -47,11 +46,17 @@ describe.each(Object.entries(expected) as Array<['organization' | 'v1', (typeof 
   const own = () => routes.filter((route) => route.surface === surface);
 
   it('has exactly its routes, each authenticated by its Bearer credential in the function', () => {
-    expect(own().map((route) => `${route.method} ${route.path}`).sort()).toEqual([...paths].sort());
+    expect(
+      own()
+        .map((route) => `${route.method} ${route.path}`)
+        .sort(),
+    ).toEqual([...paths].sort());
     for (const route of own()) {
       expect(route.auth).toBe(auth);
       expect(route.group).toBe(group);
-      const method = methods.find((candidate) => candidate.apiLogicalId === apiId(surface) && candidate.path === resourcePath(route) && candidate.httpMethod === route.method);
+      const method = methods.find(
+        (candidate) => candidate.apiLogicalId === apiId(surface) && candidate.path === resourcePath(route) && candidate.httpMethod === route.method,
+      );
       expect(method).toBeDefined();
       // No API key (Bearer tokens are not usage-plan keys) and no gateway authorizer: the function verifies the credential.
       expect(method!.properties.ApiKeyRequired === true).toBe(false);

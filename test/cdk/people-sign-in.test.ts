@@ -10,7 +10,16 @@ import { routes } from '../../runtime-contract/all-routes';
 import { peopleManagementActions } from '../../lib/people-sign-in';
 import { readPeopleIssuers } from '../../lib/settings';
 import { environmentOfStackOutputs } from '../../lib/stack-outputs';
-import { allActions, functionLogicalId, functionProperties, mentions, methodsOf, resourcesOf, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
+import {
+  allActions,
+  functionLogicalId,
+  functionProperties,
+  mentions,
+  methodsOf,
+  resourcesOf,
+  synthesizePlatform,
+  type SynthesizedPlatform,
+} from './support/platform';
 
 // The grant follows the flag: broadcast-people says it manages people, and so does organization-admin here, which does not.
 const managing: readonly FunctionName[] = ['broadcast-people', 'organization-admin'];
@@ -73,7 +82,12 @@ describe("the console's app client", () => {
     expect([...client.AllowedOAuthScopes].sort()).toEqual(['email', 'openid', 'profile']);
     expect(client.ExplicitAuthFlows).toEqual(['ALLOW_USER_SRP_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']);
     expect(client.PreventUserExistenceErrors).toBe('ENABLED');
-    expect(client).toMatchObject({ AccessTokenValidity: 60, IdTokenValidity: 60, RefreshTokenValidity: 480, TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes', RefreshToken: 'minutes' } });
+    expect(client).toMatchObject({
+      AccessTokenValidity: 60,
+      IdTokenValidity: 60,
+      RefreshTokenValidity: 480,
+      TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes', RefreshToken: 'minutes' },
+    });
     for (const urls of [client.CallbackURLs, client.LogoutURLs]) {
       expect(urls).toHaveLength(1);
       expect(mentions(urls[0], broadcastApiId())).toBe(true);
@@ -88,7 +102,7 @@ describe("the console's app client", () => {
   });
 });
 
-describe('the keyed methods\' request authorizer', () => {
+describe("the keyed methods' request authorizer", () => {
   it('is one REQUEST authorizer of the broadcast API, the request-authorizer function, without identity sources or a result cache', () => {
     const authorizers = resourcesOf(synth.api, 'AWS::ApiGateway::Authorizer');
     const authorizer = only(authorizers).Properties!;
@@ -103,9 +117,18 @@ describe('the keyed methods\' request authorizer', () => {
     const keyed = routes.filter(requiresGatewayApiKey);
     expect(keyed.length).toBeGreaterThan(20);
     for (const route of routes.filter((candidate) => candidate.surface !== 'webhooks')) {
-      const method = methods.find((candidate) => candidate.path === resourcePath(route) && candidate.httpMethod === route.method && mentions(candidate.apiLogicalId, synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[route.surface as 'broadcast'].api.node.defaultChild as CfnElement)));
+      const method = methods.find(
+        (candidate) =>
+          candidate.path === resourcePath(route) &&
+          candidate.httpMethod === route.method &&
+          mentions(
+            candidate.apiLogicalId,
+            synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[route.surface as 'broadcast'].api.node.defaultChild as CfnElement),
+          ),
+      );
       expect(method).toBeDefined();
-      if (requiresGatewayApiKey(route)) expect(method!.properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId }, ApiKeyRequired: true });
+      if (requiresGatewayApiKey(route))
+        expect(method!.properties).toMatchObject({ AuthorizationType: 'CUSTOM', AuthorizerId: { Ref: authorizerId }, ApiKeyRequired: true });
       else expect(method!.properties.AuthorizationType).toBe('NONE');
     }
   });
@@ -122,7 +145,11 @@ describe('the keyed methods\' request authorizer', () => {
 
   it('is small: 256 MB, tenancy read only', () => {
     expect(functionProperties(synth.api, requestAuthorizer.functionName).MemorySize).toBe(256);
-    expect(allActions(synth.api, requestAuthorizer.functionName).filter((action) => action.startsWith('dynamodb:')).sort()).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
+    expect(
+      allActions(synth.api, requestAuthorizer.functionName)
+        .filter((action) => action.startsWith('dynamodb:'))
+        .sort(),
+    ).toEqual(['dynamodb:GetItem', 'dynamodb:Query']);
   });
 });
 
@@ -159,7 +186,9 @@ describe('settings and outputs', () => {
     expect(readPeopleIssuers(JSON.stringify([external, { ...external, userInfo: true }]))).toEqual([external, { ...external, userInfo: true }]);
     expect(readPeopleIssuers([external])).toEqual([external]);
     expect(() => readPeopleIssuers('{not json')).toThrow(/peopleIssuers must be a JSON array/);
-    expect(() => readPeopleIssuers(JSON.stringify([external, { issuer: 'http://login.example.com', audience: 'x' }]))).toThrow(/peopleIssuers\[1\]\.issuer must be an https URL/);
+    expect(() => readPeopleIssuers(JSON.stringify([external, { issuer: 'http://login.example.com', audience: 'x' }]))).toThrow(
+      /peopleIssuers\[1\]\.issuer must be an https URL/,
+    );
     expect(() => readPeopleIssuers(JSON.stringify([{ issuer: external.issuer }]))).toThrow(/peopleIssuers\[0\]\.audience/);
   });
 

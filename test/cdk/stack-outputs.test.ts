@@ -18,7 +18,10 @@ beforeAll(() => {
 function describerOfTemplates(): StackDescriber & { asked: string[] } {
   const names = stackNamesOf('WhatsAppPlatform');
   // A URL output reads as a URL (the configuration checks CLICK_BASE_URL's form).
-  const outputsOf = (template: typeof synth.stateful) => Object.fromEntries(Object.keys(template.findOutputs('*')).map((key) => [key, key === 'ClickBaseUrl' ? 'https://value-of-clicks.example/l' : `value-of-${key}`]));
+  const outputsOf = (template: typeof synth.stateful) =>
+    Object.fromEntries(
+      Object.keys(template.findOutputs('*')).map((key) => [key, key === 'ClickBaseUrl' ? 'https://value-of-clicks.example/l' : `value-of-${key}`]),
+    );
   const byStack: Record<string, Record<string, string>> = { [names.stateful]: outputsOf(synth.stateful), [names.api]: outputsOf(synth.api) };
   const asked: string[] = [];
   return {
@@ -40,7 +43,11 @@ describe("reading a deployment's configuration from its stack outputs", () => {
 
     for (const table of Object.values(tables)) expect(environment[table.envVar]).toMatch(/^value-of-\w+TableName$/);
     for (const queue of Object.values(queues)) expect(environment[queue.envVar]).toMatch(/^value-of-\w+QueueUrl$/);
-    expect(environment).toMatchObject({ TOKEN_KMS_KEY_ID: 'value-of-UpstreamTokenKeyArn', BROADCAST_USAGE_PLAN_ID: 'value-of-BroadcastUsagePlanId', AWS_REGION: testRegion });
+    expect(environment).toMatchObject({
+      TOKEN_KMS_KEY_ID: 'value-of-UpstreamTokenKeyArn',
+      BROADCAST_USAGE_PLAN_ID: 'value-of-BroadcastUsagePlanId',
+      AWS_REGION: testRegion,
+    });
     expect(outputs).toHaveProperty('BroadcastApiUrl');
 
     const config = parseAppConfig(environment);

@@ -14,8 +14,7 @@ beforeAll(() => {
 
 const tableId = (name: TableName) => synth.platform.stateful.getLogicalId(synth.platform.stateful.tables[name].node.defaultChild as CfnElement);
 const queueId = (name: QueueName) => synth.platform.stateful.getLogicalId(synth.platform.stateful.queues[name].node.defaultChild as CfnElement);
-const dlqId = (name: QueueName) =>
-  synth.platform.stateful.getLogicalId(synth.platform.stateful.deadLetterQueues[name].node.defaultChild as CfnElement);
+const dlqId = (name: QueueName) => synth.platform.stateful.getLogicalId(synth.platform.stateful.deadLetterQueues[name].node.defaultChild as CfnElement);
 
 describe.each(Object.values(tables))('table $name', (definition) => {
   const table = () => resourcesOf(template, 'AWS::DynamoDB::Table')[tableId(definition.name)]!;
@@ -63,9 +62,7 @@ describe.each(Object.values(tables))('table $name', (definition) => {
 });
 
 it('creates exactly the defined tables', () => {
-  expect(Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table')).sort()).toEqual(
-    (Object.keys(tables) as TableName[]).map(tableId).sort(),
-  );
+  expect(Object.keys(resourcesOf(template, 'AWS::DynamoDB::Table')).sort()).toEqual((Object.keys(tables) as TableName[]).map(tableId).sort());
 });
 
 describe.each(Object.values(queues))('queue $name', (definition) => {
@@ -95,9 +92,7 @@ describe.each(Object.values(queues))('queue $name', (definition) => {
       template.hasResourceProperties('AWS::SQS::QueuePolicy', {
         Queues: [{ Ref: id }],
         PolicyDocument: {
-          Statement: Match.arrayWith([
-            Match.objectLike({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
-          ]),
+          Statement: Match.arrayWith([Match.objectLike({ Effect: 'Deny', Action: 'sqs:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } })]),
         },
       });
     }

@@ -35,7 +35,11 @@ function build(routesOfSurface: RouteDefinition[]) {
     handler: 'index.handler',
     code: lambda.Code.fromInline('exports.handler = async () => ({})'),
   });
-  const integration = new apigateway.AwsIntegration({ proxy: true, service: 'lambda', path: '2015-03-31/functions/arn:aws:lambda:eu-west-1:123456789012:function:fn/invocations' });
+  const integration = new apigateway.AwsIntegration({
+    proxy: true,
+    service: 'lambda',
+    path: '2015-03-31/functions/arn:aws:lambda:eu-west-1:123456789012:function:fn/invocations',
+  });
   const surfaceApi = new SurfaceApi(stack, 'UpstreamApi', {
     surfaceName: 'upstream',
     surface: surfaces.upstream,
@@ -58,11 +62,15 @@ describe('a surface with more routes than the manifest has today', () => {
   });
 
   it('builds nested resources with path parameters and one method per route', () => {
-    const found = methodsOf(template).map((method) => `${method.httpMethod} ${method.path}`).sort();
+    const found = methodsOf(template)
+      .map((method) => `${method.httpMethod} ${method.path}`)
+      .sort();
     expect(found).toEqual(grownRoutes.map((candidate) => `${candidate.method} ${resourcePath(candidate)}`).sort());
     expect(found).toContain('GET /api/v2/upstream/{phoneNumberId}/media/{mediaId}');
     // `{phoneNumberId}` exists once although four routes run through it.
-    const parameterResources = Object.values(resourcesOf(template, 'AWS::ApiGateway::Resource')).filter((resource) => resource.Properties!.PathPart === '{phoneNumberId}');
+    const parameterResources = Object.values(resourcesOf(template, 'AWS::ApiGateway::Resource')).filter(
+      (resource) => resource.Properties!.PathPart === '{phoneNumberId}',
+    );
     expect(parameterResources).toHaveLength(1);
   });
 

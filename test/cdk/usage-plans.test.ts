@@ -4,8 +4,23 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { broadcastDailyQuota } from '../../lib/broadcast-usage-plan';
 import { functions, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { routes } from '../../runtime-contract/all-routes';
-import { rateLimitClasses, requiresGatewayApiKey, resourcePath, type RateLimitClass, type RestApiSurfaceName as SurfaceName } from '../../runtime-contract/route-manifest';
-import { actionsOf, functionLogicalId, functionProperties, mentions, resourcesOf, roleStatements, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
+import {
+  rateLimitClasses,
+  requiresGatewayApiKey,
+  resourcePath,
+  type RateLimitClass,
+  type RestApiSurfaceName as SurfaceName,
+} from '../../runtime-contract/route-manifest';
+import {
+  actionsOf,
+  functionLogicalId,
+  functionProperties,
+  mentions,
+  resourcesOf,
+  roleStatements,
+  synthesizePlatform,
+  type SynthesizedPlatform,
+} from './support/platform';
 
 let synth: SynthesizedPlatform;
 let template: Template;
@@ -15,8 +30,7 @@ beforeAll(() => {
   template = synth.api;
 });
 
-const apiId = (surface: SurfaceName) =>
-  synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[surface].api.node.defaultChild as CfnElement);
+const apiId = (surface: SurfaceName) => synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[surface].api.node.defaultChild as CfnElement);
 const stageId = (surface: SurfaceName) =>
   synth.platform.api.getLogicalId(synth.platform.api.surfaceApis[surface].api.deploymentStage.node.defaultChild as CfnElement);
 
@@ -104,11 +118,17 @@ describe('API key management', () => {
       const statements = roleStatements(template, name).filter((statement) => actionsOf(statement).some((action) => action.startsWith('apigateway:')));
       const bySid = Object.fromEntries(statements.map((statement) => [statement.Sid, statement]));
       expect(Object.keys(bySid).sort()).toEqual(['AddKeysToBroadcastPlan', 'CreateGenerateKeyApiKeys', 'DeleteOwnGenerateKeyApiKeys']);
-      expect(bySid.CreateGenerateKeyApiKeys).toMatchObject({ Action: 'apigateway:POST', Condition: { StringEquals: { 'aws:RequestTag/origin': 'generate-key' } } });
+      expect(bySid.CreateGenerateKeyApiKeys).toMatchObject({
+        Action: 'apigateway:POST',
+        Condition: { StringEquals: { 'aws:RequestTag/origin': 'generate-key' } },
+      });
       expect(mentions(bySid.CreateGenerateKeyApiKeys!.Resource, '::/apikeys')).toBe(true);
       expect(bySid.AddKeysToBroadcastPlan).toMatchObject({ Action: 'apigateway:POST' });
       expect(mentions(bySid.AddKeysToBroadcastPlan!.Resource, planId) && mentions(bySid.AddKeysToBroadcastPlan!.Resource, '/keys')).toBe(true);
-      expect(bySid.DeleteOwnGenerateKeyApiKeys).toMatchObject({ Action: 'apigateway:DELETE', Condition: { StringEquals: { 'aws:ResourceTag/origin': 'generate-key' } } });
+      expect(bySid.DeleteOwnGenerateKeyApiKeys).toMatchObject({
+        Action: 'apigateway:DELETE',
+        Condition: { StringEquals: { 'aws:ResourceTag/origin': 'generate-key' } },
+      });
       expect(mentions(bySid.DeleteOwnGenerateKeyApiKeys!.Resource, '::/apikeys/*')).toBe(true);
     }
   });
@@ -117,7 +137,11 @@ describe('API key management', () => {
     expect(others.length).toBeGreaterThan(0);
     for (const name of others) {
       expect(functionProperties(template, name).Environment.Variables.BROADCAST_USAGE_PLAN_ID).toBeUndefined();
-      expect(roleStatements(template, name).flatMap(actionsOf).filter((action) => action.startsWith('apigateway:'))).toEqual([]);
+      expect(
+        roleStatements(template, name)
+          .flatMap(actionsOf)
+          .filter((action) => action.startsWith('apigateway:')),
+      ).toEqual([]);
     }
   });
 });
@@ -133,7 +157,10 @@ it('integrates functions so that one may reference the usage plan without a depe
   const functionId = functionLogicalId(template, route.group);
   withCycle.Resources[functionId].Properties.Environment.Variables.BROADCAST_USAGE_PLAN_ID = { Ref: planId };
   const method = Object.values(withCycle.Resources).find(
-    (resource) => resource.Type === 'AWS::ApiGateway::Method' && resource.Properties.RestApiId.Ref === apiId('broadcast') && resource.Properties.OperationName === route.operation,
+    (resource) =>
+      resource.Type === 'AWS::ApiGateway::Method' &&
+      resource.Properties.RestApiId.Ref === apiId('broadcast') &&
+      resource.Properties.OperationName === route.operation,
   )!;
   expect(() => Template.fromJSON(withCycle)).not.toThrow();
   method.Properties.Integration.Uri = { 'Fn::GetAtt': [functionId, 'Arn'] };

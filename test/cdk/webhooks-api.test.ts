@@ -8,7 +8,17 @@ import type { Template } from 'aws-cdk-lib/assertions';
 import { routeGuards } from '../../runtime-contract/route-guards';
 import { httpApiGatewayResponses, surfaces } from '../../runtime-contract/route-manifest';
 import { httpAccessLogFields } from '../../lib/constructs/http-surface-api';
-import { actionsOf, functionLogicalId, functionProperties, mentions, methodsOf, resourcesOf, roleStatements, synthesizePlatform, type SynthesizedPlatform } from './support/platform';
+import {
+  actionsOf,
+  functionLogicalId,
+  functionProperties,
+  mentions,
+  methodsOf,
+  resourcesOf,
+  roleStatements,
+  synthesizePlatform,
+  type SynthesizedPlatform,
+} from './support/platform';
 
 let synth: SynthesizedPlatform;
 let template: Template;
@@ -24,7 +34,7 @@ const queueId = (name: 'metaEvents' | 'outboundMessages') =>
 const ofWebhooksApi = (type: string) => Object.values(resourcesOf(template, type)).filter((resource) => mentions(resource.Properties!.ApiId, webhooksApiId()));
 
 describe('the webhooks front door: an HTTP API', () => {
-  it('is the surface\'s front door in the contract, and the only HTTP API of the stack', () => {
+  it("is the surface's front door in the contract, and the only HTTP API of the stack", () => {
     expect(surfaces.webhooks.frontDoor).toBe('http-api');
     expect(Object.keys(resourcesOf(template, 'AWS::ApiGatewayV2::Api'))).toEqual([webhooksApiId()]);
     expect(resourcesOf(template, 'AWS::ApiGatewayV2::Api')[webhooksApiId()]!.Properties!.ProtocolType).toBe('HTTP');
@@ -34,7 +44,9 @@ describe('the webhooks front door: an HTTP API', () => {
     expect(methodsOf(template).filter((method) => method.path.includes('/meta/whatsapp'))).toEqual([]);
     const restStages = Object.values(resourcesOf(template, 'AWS::ApiGateway::Stage')).map((stage) => stage.Properties!.StageName);
     expect(restStages).not.toContain('hooks');
-    expect(Object.keys(resourcesOf(template, 'AWS::ApiGateway::RestApi'))).toHaveLength(Object.values(surfaces).filter((surface) => surface.frontDoor === 'rest-api').length);
+    expect(Object.keys(resourcesOf(template, 'AWS::ApiGateway::RestApi'))).toHaveLength(
+      Object.values(surfaces).filter((surface) => surface.frontDoor === 'rest-api').length,
+    );
   });
 
   it('serves GET and POST /meta/whatsapp on the named stage hooks (so the URL is /hooks/meta/whatsapp), no authorizer', () => {
@@ -53,30 +65,43 @@ describe('the webhooks front door: an HTTP API', () => {
     expect(integration.IntegrationType).toBe('AWS_PROXY');
     expect(integration.PayloadFormatVersion).toBe('1.0');
     expect(mentions(integration.IntegrationUri, functionLogicalId(template, 'meta-webhook'))).toBe(true);
-    const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter((permission) => mentions(permission.Properties!.SourceArn, webhooksApiId()));
+    const permissions = Object.values(resourcesOf(template, 'AWS::Lambda::Permission')).filter((permission) =>
+      mentions(permission.Properties!.SourceArn, webhooksApiId()),
+    );
     expect(permissions).toHaveLength(1);
     expect(mentions(permissions[0]!.Properties!.FunctionName, functionLogicalId(template, 'meta-webhook'))).toBe(true);
   });
 
   it("throttles each route at its guard's method throttle (what replaces WAF's per-IP rules), all callers together", () => {
-    const settings = ofWebhooksApi('AWS::ApiGatewayV2::Stage')[0]!.Properties!.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
-    expect(settings['POST /meta/whatsapp']).toEqual(expect.objectContaining({
-      ThrottlingRateLimit: routeGuards['meta-webhook'].methodThrottle.rateLimit,
-      ThrottlingBurstLimit: routeGuards['meta-webhook'].methodThrottle.burstLimit,
-    }));
-    expect(settings['GET /meta/whatsapp']).toEqual(expect.objectContaining({
-      ThrottlingRateLimit: routeGuards['meta-verification'].methodThrottle.rateLimit,
-      ThrottlingBurstLimit: routeGuards['meta-verification'].methodThrottle.burstLimit,
-    }));
+    const settings = ofWebhooksApi('AWS::ApiGatewayV2::Stage')[0]!.Properties!.RouteSettings as Record<
+      string,
+      { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }
+    >;
+    expect(settings['POST /meta/whatsapp']).toEqual(
+      expect.objectContaining({
+        ThrottlingRateLimit: routeGuards['meta-webhook'].methodThrottle.rateLimit,
+        ThrottlingBurstLimit: routeGuards['meta-webhook'].methodThrottle.burstLimit,
+      }),
+    );
+    expect(settings['GET /meta/whatsapp']).toEqual(
+      expect.objectContaining({
+        ThrottlingRateLimit: routeGuards['meta-verification'].methodThrottle.rateLimit,
+        ThrottlingBurstLimit: routeGuards['meta-verification'].methodThrottle.burstLimit,
+      }),
+    );
     // The stage's default for any other route key, as the REST stages' default.
-    expect(ofWebhooksApi('AWS::ApiGatewayV2::Stage')[0]!.Properties!.DefaultRouteSettings).toEqual(expect.objectContaining({ ThrottlingRateLimit: expect.any(Number) }));
+    expect(ofWebhooksApi('AWS::ApiGatewayV2::Stage')[0]!.Properties!.DefaultRouteSettings).toEqual(
+      expect.objectContaining({ ThrottlingRateLimit: expect.any(Number) }),
+    );
   });
 
   it('writes access logs (no headers, no bodies, no query strings) to its own log group', () => {
     const access = ofWebhooksApi('AWS::ApiGatewayV2::Stage')[0]!.Properties!.AccessLogSettings;
     expect(JSON.parse(access.Format)).toEqual(httpAccessLogFields);
     expect(access.Format).not.toMatch(/header|querystring|body/i);
-    expect(JSON.stringify(access.DestinationArn)).toContain(synth.platform.api.getLogicalId(synth.platform.api.httpSurfaceApis.webhooks.accessLogGroup.node.defaultChild as CfnElement));
+    expect(JSON.stringify(access.DestinationArn)).toContain(
+      synth.platform.api.getLogicalId(synth.platform.api.httpSurfaceApis.webhooks.accessLogGroup.node.defaultChild as CfnElement),
+    );
   });
 
   it('is in no usage plan and carries no API key requirement (Meta sends no key)', () => {
@@ -88,7 +113,9 @@ describe('the webhooks front door: an HTTP API', () => {
 
   it("answers its own refusals in HTTP API's fixed bodies, which the contract lists for the local gateway", () => {
     expect(surfaces.webhooks.gatewayResponses).toBe(httpApiGatewayResponses);
-    expect(Object.values(resourcesOf(template, 'AWS::ApiGateway::GatewayResponse')).filter((response) => mentions(response.Properties!.RestApiId, webhooksApiId()))).toEqual([]);
+    expect(
+      Object.values(resourcesOf(template, 'AWS::ApiGateway::GatewayResponse')).filter((response) => mentions(response.Properties!.RestApiId, webhooksApiId())),
+    ).toEqual([]);
   });
 
   it('outputs the webhook surface URL the operator registers with Meta (plus meta/whatsapp)', () => {
@@ -131,7 +158,9 @@ describe("the webhook's source guard (no WAF can front an HTTP API)", () => {
     expect(functionProperties(template, 'meta-webhook').Environment.Variables.META_WEBHOOK_SOURCE_RANGES).toBeUndefined();
     const ranged = synthesizePlatform({ metaWebhookSourceRanges: '157.240.0.0/16, 2a03:2880::/32' }).api;
     expect(functionProperties(ranged, 'meta-webhook').Environment.Variables.META_WEBHOOK_SOURCE_RANGES).toBe('157.240.0.0/16,2a03:2880::/32');
-    const others = Object.values(resourcesOf(ranged, 'AWS::Lambda::Function')).filter((fn) => fn.Properties!.Environment?.Variables?.META_WEBHOOK_SOURCE_RANGES !== undefined);
+    const others = Object.values(resourcesOf(ranged, 'AWS::Lambda::Function')).filter(
+      (fn) => fn.Properties!.Environment?.Variables?.META_WEBHOOK_SOURCE_RANGES !== undefined,
+    );
     expect(others).toHaveLength(1);
   });
 

@@ -21,7 +21,17 @@ export const handler = async (event) => {
   return { startedAt, tableName: process.env.TENANCY_TABLE ?? null, path: process.env.PATH ?? null };
 };`,
   );
-  const fn: DeployedFunction = { name: 'probe', physicalName: 'Stack-probe', key: 'Stack/Probe', assetDirectory, handler: 'index.handler', timeoutSeconds: 1, memoryMb: 128, environment: {}, statements: [] };
+  const fn: DeployedFunction = {
+    name: 'probe',
+    physicalName: 'Stack-probe',
+    key: 'Stack/Probe',
+    assetDirectory,
+    handler: 'index.handler',
+    timeoutSeconds: 1,
+    memoryMb: 128,
+    environment: {},
+    statements: [],
+  };
   host = new FunctionHost(fn, { TENANCY_TABLE: 'TenancyTable0F0090A5' });
 });
 afterAll(async () => {

@@ -44,7 +44,13 @@ function removeGrant(assembly: CloudAssembly, functionName: string, action: stri
 /** A function's endpoint with no emulator behind it: an allowed call answers 501, a denied one AccessDenied. */
 async function withEndpoint<T>(fn: DeployedFunction, run: (endpoint: string) => Promise<T>): Promise<{ ledger: IamLedger; outcome: PromiseSettledResult<T> }> {
   const ledger = new IamLedger();
-  const proxy = await startAwsEndpointProxy({ functionName: fn.name, statements: fn.statements, ledger, tags: { apiKeyTags: () => undefined }, upstreamOf: () => undefined });
+  const proxy = await startAwsEndpointProxy({
+    functionName: fn.name,
+    statements: fn.statements,
+    ledger,
+    tags: { apiKeyTags: () => undefined },
+    upstreamOf: () => undefined,
+  });
   try {
     const [outcome] = await Promise.allSettled([run(proxy.endpoint)]);
     return { ledger, outcome: outcome! };
@@ -75,7 +81,9 @@ describe('a grant removed from the template fails the IAM check, naming function
     const fn = named(functions, 'chunk-worker');
     const { ledger, outcome } = await putLedgerEntry(fn);
     expect(outcome).toMatchObject({ status: 'rejected', reason: { name: 'AccessDeniedException' } });
-    expect(ledger.describeViolations()).toEqual([`chunk-worker: dynamodb:PutItem on arn:aws:dynamodb:us-east-1:000000000000:table/${fn.environment.MESSAGING_TABLE}`]);
+    expect(ledger.describeViolations()).toEqual([
+      `chunk-worker: dynamodb:PutItem on arn:aws:dynamodb:us-east-1:000000000000:table/${fn.environment.MESSAGING_TABLE}`,
+    ]);
   });
 
   it('without sqs:SendMessage the batch send of broadcast-send is refused (SQS authorizes batches by the single action)', async () => {
@@ -84,7 +92,9 @@ describe('a grant removed from the template fails the IAM check, naming function
     const fn = named(functionsOf(assembly).functions, 'broadcast-send');
     const queueUrl = fn.environment.OUTBOUND_QUEUE_URL!;
     const { ledger } = await withEndpoint(fn, (endpoint) =>
-      new SQSClient({ region: 'us-east-1', endpoint, credentials, maxAttempts: 1 }).send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: [{ Id: '1', MessageBody: '{}' }] })),
+      new SQSClient({ region: 'us-east-1', endpoint, credentials, maxAttempts: 1 }).send(
+        new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: [{ Id: '1', MessageBody: '{}' }] }),
+      ),
     );
     expect(ledger.describeViolations()).toEqual([`broadcast-send: sqs:SendMessage on arn:aws:sqs:us-east-1:000000000000:${queueUrl.split('/').pop()}`]);
   });
@@ -107,7 +117,9 @@ describe('a renamed environment variable makes the bundled function fail', () =>
 
   it('with TENANCY_TABLE renamed in the template its cold start fails naming the variable', async () => {
     const assembly = doctored();
-    const fn = resourcesOfType(assembly, 'AWS::Lambda::Function').find(({ resource }) => String(resource.Properties?.FunctionName).endsWith('-organization-admin'))!;
+    const fn = resourcesOfType(assembly, 'AWS::Lambda::Function').find(({ resource }) =>
+      String(resource.Properties?.FunctionName).endsWith('-organization-admin'),
+    )!;
     const variables = (fn.resource.Properties!.Environment as { Variables: Record<string, unknown> }).Variables;
     variables.TENANCY_TABLE_NAME = variables.TENANCY_TABLE;
     delete variables.TENANCY_TABLE;
@@ -148,7 +160,9 @@ describe('generate-key may manage only the API keys it creates', () => {
     const fn = named(functionsOf(doctored()).functions, 'broadcast-keys');
     const planId = fn.environment.BROADCAST_USAGE_PLAN_ID!;
     expect(check('POST', `/usageplans/${planId}/keys`, { body: { keyId: 'key1', keyType: 'API_KEY' } }).denied).toEqual([]);
-    expect(check('POST', '/usageplans/another/keys', { body: { keyId: 'key1', keyType: 'API_KEY' } }).denied).toEqual(['arn:aws:apigateway:us-east-1::/usageplans/another/keys']);
+    expect(check('POST', '/usageplans/another/keys', { body: { keyId: 'key1', keyType: 'API_KEY' } }).denied).toEqual([
+      'arn:aws:apigateway:us-east-1::/usageplans/another/keys',
+    ]);
   });
 });
 
@@ -173,7 +187,10 @@ describe('the token key opens only the purposes a function is granted (kms:Encry
   const opens = (name: string, operation: 'Decrypt' | 'Encrypt' = 'Decrypt'): ContextName[] => {
     const fn = named(functionsOf(doctored()).functions, name);
     return (Object.keys(purposeContexts) as ContextName[]).filter(
-      (contextName) => checkWireRequest(fn.name, fn.statements, kmsRequest(operation, fn.environment.TOKEN_KMS_KEY_ID!, purposeContexts[contextName]), { apiKeyTags: () => undefined }).denied.length === 0,
+      (contextName) =>
+        checkWireRequest(fn.name, fn.statements, kmsRequest(operation, fn.environment.TOKEN_KMS_KEY_ID!, purposeContexts[contextName]), {
+          apiKeyTags: () => undefined,
+        }).denied.length === 0,
     );
   };
 
@@ -202,11 +219,19 @@ describe('the token key opens only the purposes a function is granted (kms:Encry
       kms.createKey(keyId.replace(/^arn:aws:kms:[^:]*:[^:]*:key\//, ''));
       const direct = new KMSClient({ region: 'us-east-1', endpoint: kms.endpoint, credentials, maxAttempts: 1 });
       const context = { ...purposeContexts['upstream-token'] };
-      const { CiphertextBlob } = await direct.send(new EncryptCommand({ KeyId: keyId, Plaintext: Buffer.from('EAAG-tenant-token'), EncryptionContext: context }));
+      const { CiphertextBlob } = await direct.send(
+        new EncryptCommand({ KeyId: keyId, Plaintext: Buffer.from('EAAG-tenant-token'), EncryptionContext: context }),
+      );
       const decryptAs = async (name: string) => {
         const fn = named(fns, name);
         const ledger = new IamLedger();
-        const proxy = await startAwsEndpointProxy({ functionName: fn.name, statements: fn.statements, ledger, tags: { apiKeyTags: () => undefined }, upstreamOf: (service) => (service === 'kms' ? kms.endpoint : undefined) });
+        const proxy = await startAwsEndpointProxy({
+          functionName: fn.name,
+          statements: fn.statements,
+          ledger,
+          tags: { apiKeyTags: () => undefined },
+          upstreamOf: (service) => (service === 'kms' ? kms.endpoint : undefined),
+        });
         try {
           const client = new KMSClient({ region: 'us-east-1', endpoint: proxy.endpoint, credentials, maxAttempts: 1 });
           const [outcome] = await Promise.allSettled([client.send(new DecryptCommand({ KeyId: keyId, CiphertextBlob, EncryptionContext: context }))]);

@@ -16,10 +16,16 @@ it('every manifest route is a method of the template on its group function, and 
   const resolver = new IntrinsicResolver(assembly, plannedLocalResources(assembly));
   const functionNameOf = new Map(deployedFunctions(assembly, resolver).map((fn) => [fn.physicalName, fn.name]));
   const deployed = deployedRoutes(assembly, resolver)
-    .map((route) => `${route.frontDoor} ${route.method} /${route.stageName}${route.resourcePath} -> ${functionNameOf.get(route.functionName)}${route.apiKeyRequired ? ' (api key)' : ''}`)
+    .map(
+      (route) =>
+        `${route.frontDoor} ${route.method} /${route.stageName}${route.resourcePath} -> ${functionNameOf.get(route.functionName)}${route.apiKeyRequired ? ' (api key)' : ''}`,
+    )
     .sort();
   const manifest = routes
-    .map((route) => `${surfaces[route.surface].frontDoor} ${route.method} /${surfaces[route.surface].stage}${resourcePath(route)} -> ${route.group}${requiresGatewayApiKey(route) ? ' (api key)' : ''}`)
+    .map(
+      (route) =>
+        `${surfaces[route.surface].frontDoor} ${route.method} /${surfaces[route.surface].stage}${resourcePath(route)} -> ${route.group}${requiresGatewayApiKey(route) ? ' (api key)' : ''}`,
+    )
     .sort();
   expect(deployed).toEqual(manifest);
 });

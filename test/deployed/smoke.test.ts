@@ -55,7 +55,6 @@ const UPSTREAM = '/staging/api/v2/upstream';
 const acceptedTo = (to: string) => runtime.sandbox.acceptedMessages().filter((message) => message.recipient === to);
 let broadcastJobId = '';
 
-
 describe('every surface through the bundles', () => {
   it('docs: the document, the page and the renderer files copied next to the docs bundle', async () => {
     const document = await call('GET', '/docs/openapi.json');
@@ -105,7 +104,11 @@ describe('every surface through the bundles', () => {
 
   it('a 1,001-recipient broadcast runs to completion through the outbound queue and the chunk-worker bundle', async () => {
     const from = runtime.demo.phoneNumbers[0]!;
-    const data = Array.from({ length: 1001 }, (_, index) => ({ countryCode: '91', toPhoneNumber: String(9100000000 + index), templateParams: [`N${index}`, `O${index}`] }));
+    const data = Array.from({ length: 1001 }, (_, index) => ({
+      countryCode: '91',
+      toPhoneNumber: String(9100000000 + index),
+      templateParams: [`N${index}`, `O${index}`],
+    }));
     const accepted = await call('POST', `${BASE}/send-template-broadcast`, {
       headers: { ...key(), 'Idempotency-Key': 'deployed-smoke-1' },
       body: { broadcastName: 'deployed-smoke', fromPhoneNumber: from, templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', data },
@@ -140,7 +143,10 @@ describe('every surface through the bundles', () => {
     await getServices().clients.sqs.send(new SendMessageCommand({ QueueUrl: deadLetterQueueUrl, MessageBody: body }));
     const depth = async () => {
       const { Attributes = {} } = await getServices().clients.sqs.send(
-        new GetQueueAttributesCommand({ QueueUrl: deadLetterQueueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+        new GetQueueAttributesCommand({
+          QueueUrl: deadLetterQueueUrl,
+          AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
+        }),
       );
       return Number(Attributes.ApproximateNumberOfMessages ?? 0) + Number(Attributes.ApproximateNumberOfMessagesNotVisible ?? 0);
     };
@@ -192,7 +198,11 @@ describe('every surface through the bundles', () => {
       body: { fromPhoneNumber: runtime.demo.phoneNumbers[0], toPhoneNumber: to, type: 'text', text: 'Hello from the bundles' },
     });
     expect(response.status).toBe(200);
-    const [message] = await eventually(() => Promise.resolve(acceptedTo(to)), (messages) => messages.length > 0, 30_000);
+    const [message] = await eventually(
+      () => Promise.resolve(acceptedTo(to)),
+      (messages) => messages.length > 0,
+      30_000,
+    );
     expect(message!.body).toMatchObject({ type: 'text', text: { body: 'Hello from the bundles' } });
   });
 
@@ -202,10 +212,21 @@ describe('every surface through the bundles', () => {
     const apiKey: string = generated.body.data.apiKey;
     const single = await call('POST', `${BASE}/send-single`, {
       headers: { 'x-api-key': apiKey },
-      body: { templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', countryCode: '44', toPhoneNumber: '7700900555', templateParams: ['Ada', 'A-1'] },
+      body: {
+        templateName: 'order_update',
+        templateLanguage: 'en_US',
+        templateType: 'UTILITY',
+        countryCode: '44',
+        toPhoneNumber: '7700900555',
+        templateParams: ['Ada', 'A-1'],
+      },
     });
     expect(single.status).toBe(200);
-    await eventually(() => Promise.resolve(acceptedTo('447700900555')), (messages) => messages.length > 0, 30_000);
+    await eventually(
+      () => Promise.resolve(acceptedTo('447700900555')),
+      (messages) => messages.length > 0,
+      30_000,
+    );
     // The generated key is a usage-plan key now: the gateway admits it on a key-checked method.
     expect((await call('GET', `${BASE}/status/${broadcastJobId}`, { headers: { 'x-api-key': apiKey } })).status).not.toBe(401);
   });
@@ -263,7 +284,11 @@ describe('scheduled broadcasts: EventBridge Scheduler one-time schedules and the
         templateLanguage: 'en_US',
         templateType: 'UTILITY',
         scheduledAt,
-        data: Array.from({ length: 3 }, (_, index) => ({ countryCode: '91', toPhoneNumber: String(first + index), templateParams: [`N${index}`, `O${index}`] })),
+        data: Array.from({ length: 3 }, (_, index) => ({
+          countryCode: '91',
+          toPhoneNumber: String(first + index),
+          templateParams: [`N${index}`, `O${index}`],
+        })),
       },
     });
   const scheduleOf = (jobId: string) => runtime.scheduler.schedules().find((schedule) => schedule.name === scheduleNameOf(jobId));
@@ -283,7 +308,11 @@ describe('scheduled broadcasts: EventBridge Scheduler one-time schedules and the
     expect(schedule).toMatchObject({
       groupName: runtime.environments['broadcast-send']!.BROADCAST_SCHEDULE_GROUP,
       actionAfterCompletion: 'DELETE',
-      target: { Arn: runtime.environments['broadcast-send']!.BROADCAST_SCHEDULER_TARGET_ARN, RoleArn: runtime.environments['broadcast-send']!.BROADCAST_SCHEDULER_ROLE_ARN, Input: JSON.stringify({ jobId }) },
+      target: {
+        Arn: runtime.environments['broadcast-send']!.BROADCAST_SCHEDULER_TARGET_ARN,
+        RoleArn: runtime.environments['broadcast-send']!.BROADCAST_SCHEDULER_ROLE_ARN,
+        Input: JSON.stringify({ jobId }),
+      },
     });
     const final = await eventually(
       () => call('GET', `${BASE}/status/${jobId}`, { headers: key() }),
@@ -294,8 +323,14 @@ describe('scheduled broadcasts: EventBridge Scheduler one-time schedules and the
     expect(final.body.data).toMatchObject({ status: 'COMPLETED', summary: { sent: 3, failed: 0, pending: 0 } });
     expect(runtime.sandbox.acceptedMessages().filter((message) => message.recipient.startsWith('9191300000'))).toHaveLength(3);
     // Fired by its schedule (not the sweep: its grace is 30 s), which deleted itself afterwards.
-    expect(runtime.scheduler.firings()).toEqual(expect.arrayContaining([expect.objectContaining({ schedule: expect.objectContaining({ name: scheduleNameOf(jobId) }), outcome: 'invoked' })]));
-    await eventually(() => Promise.resolve(scheduleOf(jobId)), (found) => found === undefined, 5_000);
+    expect(runtime.scheduler.firings()).toEqual(
+      expect.arrayContaining([expect.objectContaining({ schedule: expect.objectContaining({ name: scheduleNameOf(jobId) }), outcome: 'invoked' })]),
+    );
+    await eventually(
+      () => Promise.resolve(scheduleOf(jobId)),
+      (found) => found === undefined,
+      5_000,
+    );
   });
 
   it('cancelled before its time: CANCELLED at once and its schedule deleted, so nothing fires', async () => {
@@ -317,7 +352,19 @@ describe('IAM checked by use', () => {
   it('every AWS call of every function was allowed by its role policy in the template', async () => {
     await runtime.workersIdle();
     const callers = new Set(runtime.ledger.calls.map((call) => call.functionName));
-    for (const name of ['broadcast-send', 'chunk-worker', 'chunk-dead-letters', 'meta-webhook', 'delivery-events', 'broadcast-keys', 'upstream-wrapper', 'v1-inbox', 'organization-admin', 'broadcast-scheduler']) expect(callers).toContain(name);
+    for (const name of [
+      'broadcast-send',
+      'chunk-worker',
+      'chunk-dead-letters',
+      'meta-webhook',
+      'delivery-events',
+      'broadcast-keys',
+      'upstream-wrapper',
+      'v1-inbox',
+      'organization-admin',
+      'broadcast-scheduler',
+    ])
+      expect(callers).toContain(name);
     // The services' own invocations: the schedule's role assumed and allowed to invoke, the rule's resource policy.
     const actions = new Set(runtime.ledger.calls.map((call) => call.action));
     for (const action of ['scheduler:CreateSchedule', 'scheduler:DeleteSchedule', 'sts:AssumeRole', 'lambda:InvokeFunction']) expect(actions).toContain(action);

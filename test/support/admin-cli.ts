@@ -23,7 +23,10 @@ export interface AdminCliResult {
  * @example
  * const result = await runAdminCli(['show-organization', '--org', org, '--env-file', envFile]);
  */
-export function runAdminCli(args: readonly string[], options: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {}): Promise<AdminCliResult> {
+export function runAdminCli(
+  args: readonly string[],
+  options: { input?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+): Promise<AdminCliResult> {
   return new Promise((resolvePromise) => {
     const child = execFile(
       process.execPath,

@@ -152,7 +152,10 @@ export const template = (overrides: Partial<UpstreamTemplate> & { body?: string 
     language: 'en_US',
     status: 'APPROVED',
     category: 'UTILITY',
-    components: [{ type: 'HEADER', format: 'TEXT', text: 'Order' }, { type: 'BODY', text: body }],
+    components: [
+      { type: 'HEADER', format: 'TEXT', text: 'Order' },
+      { type: 'BODY', text: body },
+    ],
     ...rest,
   };
 };
@@ -231,7 +234,14 @@ export class ScriptedCloudApi implements CloudApiClient {
   async sendMessage(phoneNumberId: string, body: Record<string, unknown>, call: UpstreamCall, endpoint: SendEndpoint = {}): Promise<SendOutcome> {
     const marketing = endpoint.api === 'marketing_messages';
     // `to`: the addressee, a number (`to`) or a business-scoped user id (Meta's `recipient`).
-    const send: RecordedSend = { phoneNumberId, to: String(body.to ?? body.recipient), body: copy(body), accessToken: call.accessToken, at: this.clock.now().getTime(), ...(marketing ? { api: 'marketing_messages' as const } : {}) };
+    const send: RecordedSend = {
+      phoneNumberId,
+      to: String(body.to ?? body.recipient),
+      body: copy(body),
+      accessToken: call.accessToken,
+      at: this.clock.now().getTime(),
+      ...(marketing ? { api: 'marketing_messages' as const } : {}),
+    };
     this.sends.push(send);
     await this.onSend?.(send);
     const scripted = (marketing ? this.marketingOutcomes.get(send.to)?.shift() : undefined) ?? this.outcomes.get(send.to)?.shift();
@@ -270,7 +280,11 @@ export function broadcastRequest(
 }
 
 /** The job a template chunk message belongs to, as the accept path records it. */
-export function jobOf(message: TemplateChunkMessage, chunkSizes: readonly number[] = [message.recipients.length], createdAt = '2026-03-01T09:00:00.000Z'): BroadcastJob {
+export function jobOf(
+  message: TemplateChunkMessage,
+  chunkSizes: readonly number[] = [message.recipients.length],
+  createdAt = '2026-03-01T09:00:00.000Z',
+): BroadcastJob {
   return {
     kind: 'template',
     jobId: message.jobId,

@@ -31,7 +31,15 @@ export class InMemorySuppressionList implements SuppressionList {
 /** A member of the test audiences: `91` numbers from an index, or a BSUID. */
 export function member(index: number, attributes: AudienceMember['attributes'] = { first_name: `P${index}` }, tags: string[] = []): AudienceMember {
   const toPhoneNumber = `98${String(index).padStart(8, '0')}`;
-  return { personKey: `91${toPhoneNumber}`, to: `91${toPhoneNumber}`, countryCode: '91', toPhoneNumber, attributes, tags, updatedAt: '2026-05-01T00:00:00.000Z' };
+  return {
+    personKey: `91${toPhoneNumber}`,
+    to: `91${toPhoneNumber}`,
+    countryCode: '91',
+    toPhoneNumber,
+    attributes,
+    tags,
+    updatedAt: '2026-05-01T00:00:00.000Z',
+  };
 }
 
 export function bsuidMember(userId: string, attributes: AudienceMember['attributes'] = { first_name: userId }): AudienceMember {
@@ -69,7 +77,10 @@ export function campaignKit(start = '2026-05-04T10:00:00.000Z') {
     queue,
     optOuts,
     touches,
-    contactBook: { pairsOf: async (_organizationId: string, keys: readonly string[]) => new Map(keys.flatMap((key) => (pairs.has(key) ? [[key, pairs.get(key)!] as const] : []))) },
+    contactBook: {
+      pairsOf: async (_organizationId: string, keys: readonly string[]) =>
+        new Map(keys.flatMap((key) => (pairs.has(key) ? [[key, pairs.get(key)!] as const] : []))),
+    },
     events: { publish: async (_organizationId: string, event: CustomerEvent) => void published.push(event) },
     budget: { pages: 3 },
   };
@@ -79,13 +90,32 @@ export function campaignKit(start = '2026-05-04T10:00:00.000Z') {
     standing: { isSuspended: async () => false },
     ids: { newId: (prefix: string) => `${prefix}_${Math.random().toString(36).slice(2)}` },
   };
-  return { clock, campaigns, claims, members, broadcasts, queue, expansions, optOuts, pairs, published, messagingTiers, portfolioReach, touches, expander, launcher };
+  return {
+    clock,
+    campaigns,
+    claims,
+    members,
+    broadcasts,
+    queue,
+    expansions,
+    optOuts,
+    pairs,
+    published,
+    messagingTiers,
+    portfolioReach,
+    touches,
+    expander,
+    launcher,
+  };
 }
 
 export type CampaignKit = ReturnType<typeof campaignKit>;
 
 export function seedAudience(kit: CampaignKit, audienceId: string, audienceMembers: readonly AudienceMember[]): void {
-  kit.members.seed({ audienceId, organizationId: ORG, name: audienceId, memberCount: 0, createdAt: '2026-05-01T00:00:00.000Z', updatedAt: '2026-05-01T00:00:00.000Z' }, audienceMembers);
+  kit.members.seed(
+    { audienceId, organizationId: ORG, name: audienceId, memberCount: 0, createdAt: '2026-05-01T00:00:00.000Z', updatedAt: '2026-05-01T00:00:00.000Z' },
+    audienceMembers,
+  );
 }
 
 export async function createCampaign(kit: CampaignKit, overrides: Partial<Campaign> = {}): Promise<Campaign> {
@@ -115,7 +145,10 @@ const dueAt = new WeakMap<object, number>();
  * Runs queued expansion messages in order until none is due (a delayed one waits for the clock to
  * reach its time); every outcome, in order. `deliverTwice`: each message is handled twice at once (a redelivery).
  */
-export async function drainExpansions(kit: CampaignKit, options: { deliverTwice?: boolean; dependencies?: ExpandCampaignDependencies } = {}): Promise<ExpansionOutcome[]> {
+export async function drainExpansions(
+  kit: CampaignKit,
+  options: { deliverTwice?: boolean; dependencies?: ExpandCampaignDependencies } = {},
+): Promise<ExpansionOutcome[]> {
   const outcomes: ExpansionOutcome[] = [];
   for (let guard = 0; guard < 10_000; guard += 1) {
     const now = kit.clock.now().getTime();
@@ -134,6 +167,7 @@ export async function drainExpansions(kit: CampaignKit, options: { deliverTwice?
 /** Every recipient queued, by `to`: the distinct indexes each was queued under (exactly once: one each). */
 export function queuedIndexesByRecipient(messages: readonly OutboundMessage[]): Map<string, Set<number>> {
   const byTo = new Map<string, Set<number>>();
-  for (const message of messages) for (const recipient of message.recipients) byTo.set(recipient.to, (byTo.get(recipient.to) ?? new Set()).add(recipient.index));
+  for (const message of messages)
+    for (const recipient of message.recipients) byTo.set(recipient.to, (byTo.get(recipient.to) ?? new Set()).add(recipient.index));
   return byTo;
 }

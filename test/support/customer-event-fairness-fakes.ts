@@ -1,5 +1,12 @@
 /** In-memory stand-ins of the fairness ports (endpoint health, organization share, redelivery quota), for unit tests; they pass the contracts the DynamoDB adapters pass. */
-import type { EndpointHealth, EndpointHealthStore, EndpointKey, EndpointLease, LeaseHeld, OrganizationShareStore } from '../../shared/customer-events/delivery-ports';
+import type {
+  EndpointHealth,
+  EndpointHealthStore,
+  EndpointKey,
+  EndpointLease,
+  LeaseHeld,
+  OrganizationShareStore,
+} from '../../shared/customer-events/delivery-ports';
 import type { RedeliveryQuota } from '../../shared/customer-events/redelivery-quota';
 import type { EndpointFairnessSettings } from '../../shared/customer-events/retry-schedule';
 

@@ -29,7 +29,11 @@ const REDELIVER_EVERY_MS = 2_000;
 export const SLOW_ANSWER_MS = 4_900;
 const SLOW_EVENTS_PER_ROUND = 4;
 
-export type ScenarioCall = (method: string, path: string, options: { headers: Record<string, string>; body?: unknown }) => Promise<{ status: number; body: any }>;
+export type ScenarioCall = (
+  method: string,
+  path: string,
+  options: { headers: Record<string, string>; body?: unknown },
+) => Promise<{ status: number; body: any }>;
 
 export interface FairnessScenarioOptions {
   runtime: Pick<LocalRuntime, 'demo'>;
@@ -95,7 +99,10 @@ export async function runFairnessScenario(options: FairnessScenarioOptions): Pro
       if (slow) {
         for (let index = 0; index < SLOW_EVENTS_PER_ROUND; index += 1) {
           const sourceKey = `fairness:a-slow:${round}:${index}`;
-          await publisher.publish(demo.organizationId, newCustomerEvent({ type: 'message.status', createdAt: new Date(), sourceKey, data: { round, index, status: 'read' } }));
+          await publisher.publish(
+            demo.organizationId,
+            newCustomerEvent({ type: 'message.status', createdAt: new Date(), sourceKey, data: { round, index, status: 'read' } }),
+          );
           organizationAPublished += 1;
         }
         return;
@@ -126,7 +133,15 @@ export async function runFairnessScenario(options: FairnessScenarioOptions): Pro
     await flood;
     const delaysMs = arrivals(alive, publishedAt);
     const organizationAAnswered = dead.requests.filter((request) => request.status === 200).length;
-    return { delaysMs, published: events, delivered: delaysMs.length, redeliveries, deadEndpointCalls: dead.requests.length, organizationAPublished, organizationAAnswered };
+    return {
+      delaysMs,
+      published: events,
+      delivered: delaysMs.length,
+      redeliveries,
+      deadEndpointCalls: dead.requests.length,
+      organizationAPublished,
+      organizationAAnswered,
+    };
   } finally {
     // Hanging calls end at once (the dispatcher's batches finish), before the runtime stops.
     await Promise.all(receivers.map((receiver) => receiver.close()));
@@ -152,7 +167,10 @@ async function seedLog(log: { record(organizationId: string, event: ReturnType<t
       while (next < LOGGED_EVENTS) {
         const index = next++;
         const createdAt = new Date(from.getTime() + index * 50);
-        await log.record(organizationId, newCustomerEvent({ type: 'message.status', createdAt, sourceKey: `fairness:a:${index}`, data: { index, status: 'read' } }));
+        await log.record(
+          organizationId,
+          newCustomerEvent({ type: 'message.status', createdAt, sourceKey: `fairness:a:${index}`, data: { index, status: 'read' } }),
+        );
       }
     }),
   );

@@ -204,7 +204,9 @@ export const statusOf = (spec: StatusSpec): Record<string, unknown> => ({
 });
 
 /** A webhook body with one `messages` change per element of `values`. */
-export function webhookBody(changes: Array<{ wabaId?: string; phoneNumberId: string; displayPhoneNumber?: string; statuses?: unknown[]; messages?: unknown[]; contacts?: unknown[] }>): Record<string, unknown> {
+export function webhookBody(
+  changes: Array<{ wabaId?: string; phoneNumberId: string; displayPhoneNumber?: string; statuses?: unknown[]; messages?: unknown[]; contacts?: unknown[] }>,
+): Record<string, unknown> {
   return {
     object: 'whatsapp_business_account',
     entry: changes.map((change) => ({

@@ -17,10 +17,7 @@ const options = {
   sourcesContent: false,
 };
 /** Jest caches transformed files across runs: the key must change when this file or esbuild does. */
-const transformerFingerprint = createHash('sha256')
-  .update(readFileSync(__filename))
-  .update(esbuild.version)
-  .digest('hex');
+const transformerFingerprint = createHash('sha256').update(readFileSync(__filename)).update(esbuild.version).digest('hex');
 
 module.exports = {
   process(sourceText, sourcePath) {

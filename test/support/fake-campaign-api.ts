@@ -67,21 +67,45 @@ function upsertMembers(audience: FakeAudience, members: Array<Record<string, unk
  */
 export async function startFakeCampaignApi(): Promise<FakeCampaignApi> {
   const replies = new Map<string, { status: number; data: unknown }>();
-  const api: FakeCampaignApi = { baseUrl: '', requests: [], audiences: new Map(), campaignViews: [], dryRun: {}, recipientPages: [], close: async () => undefined };
+  const api: FakeCampaignApi = {
+    baseUrl: '',
+    requests: [],
+    audiences: new Map(),
+    campaignViews: [],
+    dryRun: {},
+    recipientPages: [],
+    close: async () => undefined,
+  };
   let views = 0;
   const route = (request: IncomingMessage, body: unknown, response: ServerResponse): void => {
     const url = new URL(request.url!, 'http://fake');
     const path = url.pathname.slice(prefix.length);
     const key = request.headers['idempotency-key'] as string | undefined;
-    api.requests.push({ method: request.method!, path: `${path}${url.search}`, ...(key ? { idempotencyKey: key } : {}), ...(body === undefined ? {} : { body }) });
+    api.requests.push({
+      method: request.method!,
+      path: `${path}${url.search}`,
+      ...(key ? { idempotencyKey: key } : {}),
+      ...(body === undefined ? {} : { body }),
+    });
     const members = /^\/audiences\/([^/]+)\/members$/.exec(path);
     const audienceMatch = /^\/audiences\/([^/]+)$/.exec(path);
     if (request.method === 'POST' && path === '/audiences') {
-      const audience = { audienceId: `aud_${api.audiences.size + 1}`, name: (body as { name: string }).name, createdAt: '2026-12-01T10:00:00.000Z', members: new Map() };
+      const audience = {
+        audienceId: `aud_${api.audiences.size + 1}`,
+        name: (body as { name: string }).name,
+        createdAt: '2026-12-01T10:00:00.000Z',
+        members: new Map(),
+      };
       api.audiences.set(audience.audienceId, audience);
       return answer(response, 201, { audienceId: audience.audienceId, name: audience.name, memberCount: 0, createdAt: audience.createdAt });
     }
-    const view = (audience: FakeAudience) => ({ audienceId: audience.audienceId, name: audience.name, memberCount: audience.members.size, createdAt: audience.createdAt, updatedAt: audience.createdAt });
+    const view = (audience: FakeAudience) => ({
+      audienceId: audience.audienceId,
+      name: audience.name,
+      memberCount: audience.members.size,
+      createdAt: audience.createdAt,
+      updatedAt: audience.createdAt,
+    });
     if (request.method === 'GET' && path === '/audiences') return answer(response, 200, { audiences: [...api.audiences.values()].map(view), nextCursor: null });
     if (audienceMatch && request.method === 'GET') {
       const audience = api.audiences.get(audienceMatch[1]!);
@@ -94,11 +118,13 @@ export async function startFakeCampaignApi(): Promise<FakeCampaignApi> {
       if (key) replies.set(key, { status: 200, data });
       return answer(response, 200, data);
     }
-    if (request.method === 'POST' && path === '/campaigns') return answer(response, 201, { campaignId: 'cmp_1', name: (body as { name: string }).name, state: 'DRAFT', createdAt: '2026-12-01T10:00:00.000Z' });
+    if (request.method === 'POST' && path === '/campaigns')
+      return answer(response, 201, { campaignId: 'cmp_1', name: (body as { name: string }).name, state: 'DRAFT', createdAt: '2026-12-01T10:00:00.000Z' });
     if (request.method === 'POST' && path === '/campaigns/cmp_1/launch') {
       return url.searchParams.get('dryRun') === 'true' ? answer(response, 200, api.dryRun) : answer(response, 202, { campaignId: 'cmp_1', state: 'LAUNCHING' });
     }
-    if (request.method === 'GET' && path === '/campaigns/cmp_1') return answer(response, 200, api.campaignViews[Math.min(views++, api.campaignViews.length - 1)]);
+    if (request.method === 'GET' && path === '/campaigns/cmp_1')
+      return answer(response, 200, api.campaignViews[Math.min(views++, api.campaignViews.length - 1)]);
     if (request.method === 'GET' && path === '/campaigns/cmp_1/recipients') {
       const page = Number(url.searchParams.get('cursor') ?? '0');
       const next = page + 1 < api.recipientPages.length ? { 'X-Next-Cursor': String(page + 1) } : {};

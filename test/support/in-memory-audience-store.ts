@@ -80,7 +80,8 @@ export class InMemoryAudienceStore implements AudienceStore {
       this.memberWrites += 1;
       const before = stored.members.get(member.personKey);
       if (!before) added += 1;
-      const number = numberFromPair && before && before.countryCode !== '' ? { to: before.to, countryCode: before.countryCode, toPhoneNumber: before.toPhoneNumber } : {};
+      const number =
+        numberFromPair && before && before.countryCode !== '' ? { to: before.to, countryCode: before.countryCode, toPhoneNumber: before.toPhoneNumber } : {};
       stored.members.set(member.personKey, {
         ...before,
         ...member,

@@ -30,7 +30,9 @@ export class InMemoryAuditLog implements AuditLog {
     const now = this.clock.now();
     const matching = [...this.entries.values()]
       .filter((entry) => entry.organizationId === query.organizationId && isAuditEntryKept(entry, now))
-      .filter((entry) => (query.actorId === undefined || actorIdOf(entry.actor) === query.actorId) && (query.action === undefined || entry.action === query.action))
+      .filter(
+        (entry) => (query.actorId === undefined || actorIdOf(entry.actor) === query.actorId) && (query.action === undefined || entry.action === query.action),
+      )
       .filter((entry) => after === undefined || entry.entryId < after)
       .sort((a, b) => b.entryId.localeCompare(a.entryId));
     const page = matching.slice(0, query.limit).map(clone);

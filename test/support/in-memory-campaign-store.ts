@@ -39,7 +39,11 @@ export class InMemoryCampaignStore implements CampaignStore {
     return { launched: true };
   }
 
-  async cancelUnlaunched(organizationId: string, campaignId: string, at: Date): Promise<{ cancelled: true; cancelledAt: string } | { cancelled: false; campaign: Campaign | undefined }> {
+  async cancelUnlaunched(
+    organizationId: string,
+    campaignId: string,
+    at: Date,
+  ): Promise<{ cancelled: true; cancelledAt: string } | { cancelled: false; campaign: Campaign | undefined }> {
     const stored = this.campaigns.get(`${organizationId}|${campaignId}`);
     if (!stored || stored.launchedAt !== undefined) return { cancelled: false, campaign: stored && clone(stored) };
     if (stored.cancelledAt === undefined) Object.assign(stored, { cancelledAt: at.toISOString(), updatedAt: at.toISOString() });

@@ -75,10 +75,10 @@ export class InMemoryInboxRepository implements InboxRepository {
     const key = `${organizationId}#${contactId}`;
     const stored = this.contacts.get(key);
     if (!stored) return undefined;
-    const userId = identity.replace ? identity.userId ?? stored.userId : stored.userId ?? identity.userId;
+    const userId = identity.replace ? (identity.userId ?? stored.userId) : (stored.userId ?? identity.userId);
     const updated: Contact = {
       ...stored,
-      phoneNumber: (identity.replace ? identity.phoneNumber ?? stored.phoneNumber : stored.phoneNumber ?? identity.phoneNumber) ?? null,
+      phoneNumber: (identity.replace ? (identity.phoneNumber ?? stored.phoneNumber) : (stored.phoneNumber ?? identity.phoneNumber)) ?? null,
       ...(userId === undefined ? {} : { userId }),
       ...(identity.username !== undefined ? { username: identity.username } : {}),
       updatedAt: at,
@@ -106,7 +106,13 @@ export class InMemoryInboxRepository implements InboxRepository {
 
   async claimOpenConversation(claim: OpenConversationClaim, replacingConversationId?: string): Promise<ClaimOutcome<OpenConversationClaim>> {
     this.touch('claimOpenConversation');
-    return InMemoryInboxRepository.claim(this.openClaims, InMemoryInboxRepository.pairKey(claim), claim, (held) => held.conversationId, replacingConversationId);
+    return InMemoryInboxRepository.claim(
+      this.openClaims,
+      InMemoryInboxRepository.pairKey(claim),
+      claim,
+      (held) => held.conversationId,
+      replacingConversationId,
+    );
   }
 
   async getOpenConversationClaim(organizationId: string, senderPhoneNumber: string, contactId: string): Promise<OpenConversationClaim | undefined> {

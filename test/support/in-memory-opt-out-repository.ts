@@ -38,7 +38,10 @@ export class InMemoryOptOutRepository implements OptOutRepository {
 
   /** The numbers on the organization's list, by key. */
   onList(organizationId: string): string[] {
-    return [...this.of(organizationId).entries()].filter(([, record]) => isOptedOut(record)).map(([key]) => key).sort();
+    return [...this.of(organizationId).entries()]
+      .filter(([, record]) => isOptedOut(record))
+      .map(([key]) => key)
+      .sort();
   }
 
   async listOptOuts(organizationId: string, window: ListWindow): Promise<ListResult<OptOut>> {

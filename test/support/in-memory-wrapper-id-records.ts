@@ -18,7 +18,8 @@ export class InMemoryWrapperIdRecords implements WrapperIdRecords {
 
   async recordMessages(records: readonly WrapperIdRecord[], direction: 'sent' | 'received'): Promise<void> {
     this.fail();
-    for (const record of records) this.messages.set(`${record.organizationId}#${record.id}`, { ...record, direction, expiresAtMs: record.recordedAt.getTime() + 90 * DAY_MS });
+    for (const record of records)
+      this.messages.set(`${record.organizationId}#${record.id}`, { ...record, direction, expiresAtMs: record.recordedAt.getTime() + 90 * DAY_MS });
   }
 
   async recordSends(sends: readonly UpstreamSendRecord[]): Promise<void> {
@@ -26,8 +27,19 @@ export class InMemoryWrapperIdRecords implements WrapperIdRecords {
     for (const send of sends) {
       this.sends.push(send);
       if (send.messageId === undefined) continue;
-      const record = { organizationId: send.organizationId, wabaId: send.wabaId, phoneNumberId: send.phoneNumberId, id: send.messageId, recordedAt: send.createdAt };
-      this.messages.set(`${send.organizationId}#${send.messageId}`, { ...record, direction: 'sent', sendId: send.sendId, expiresAtMs: send.createdAt.getTime() + 90 * DAY_MS });
+      const record = {
+        organizationId: send.organizationId,
+        wabaId: send.wabaId,
+        phoneNumberId: send.phoneNumberId,
+        id: send.messageId,
+        recordedAt: send.createdAt,
+      };
+      this.messages.set(`${send.organizationId}#${send.messageId}`, {
+        ...record,
+        direction: 'sent',
+        sendId: send.sendId,
+        expiresAtMs: send.createdAt.getTime() + 90 * DAY_MS,
+      });
     }
   }
 

@@ -38,8 +38,19 @@ export const inboundSenderOf = (index: number, tag = 'a', withPhone = true): Inb
  * @example
  * const raw = JSON.stringify(largeInboundBatch({ messages: 2_500, targetBytes: 3.5 * 1024 * 1024 }));
  */
-export function largeInboundBatch(options: LargeInboundBatchOptions): { object: string; entry: Array<{ id: string; changes: Array<{ field: string; value: Record<string, unknown> }> }> } {
-  const { messages: count, wabaId = '102290129340398', phoneNumberId = '106540352242922', displayPhoneNumber = '15550783881', withPhone = true, timestamp = 1_767_225_600, tag = 'a' } = options;
+export function largeInboundBatch(options: LargeInboundBatchOptions): {
+  object: string;
+  entry: Array<{ id: string; changes: Array<{ field: string; value: Record<string, unknown> }> }>;
+} {
+  const {
+    messages: count,
+    wabaId = '102290129340398',
+    phoneNumberId = '106540352242922',
+    displayPhoneNumber = '15550783881',
+    withPhone = true,
+    timestamp = 1_767_225_600,
+    tag = 'a',
+  } = options;
   const build = (textLength: number) => {
     const senders = Array.from({ length: count }, (_, i) => inboundSenderOf(i, tag, withPhone));
     return {
@@ -53,7 +64,11 @@ export function largeInboundBatch(options: LargeInboundBatchOptions): { object: 
               value: {
                 messaging_product: 'whatsapp',
                 metadata: { display_phone_number: displayPhoneNumber, phone_number_id: phoneNumberId },
-                contacts: senders.map((sender, i) => ({ profile: { name: `Cliente ${tag}${i}`, username: `cliente.${tag}${i}` }, ...(sender.phone ? { wa_id: sender.phone } : {}), user_id: sender.userId })),
+                contacts: senders.map((sender, i) => ({
+                  profile: { name: `Cliente ${tag}${i}`, username: `cliente.${tag}${i}` },
+                  ...(sender.phone ? { wa_id: sender.phone } : {}),
+                  user_id: sender.userId,
+                })),
                 messages: senders.map((sender, i) => ({
                   ...(sender.phone ? { from: sender.phone } : {}),
                   from_user_id: sender.userId,

@@ -91,17 +91,31 @@ export async function signInAsPerson(
   browser: OidcBrowser,
   options: ({ discovery: Record<string, string> } | { issuer: string }) & { redirectUri: string; email: string; password: string },
 ): Promise<{ tokens: ConsoleTokens; tokenAnswer: Response }> {
-  const discovery = 'discovery' in options ? options.discovery : ((await (await fetch(`${options.issuer}/.well-known/openid-configuration`)).json()) as Record<string, string>);
+  const discovery =
+    'discovery' in options ? options.discovery : ((await (await fetch(`${options.issuer}/.well-known/openid-configuration`)).json()) as Record<string, string>);
   const { verifier, challenge } = pkcePair();
   const authorize = new URL(discovery.authorization_endpoint!);
-  const query = { client_id: 'console', response_type: 'code', scope: 'openid email', redirect_uri: options.redirectUri, state: 'state-1', code_challenge: challenge, code_challenge_method: 'S256' };
+  const query = {
+    client_id: 'console',
+    response_type: 'code',
+    scope: 'openid email',
+    redirect_uri: options.redirectUri,
+    state: 'state-1',
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  };
   for (const [name, value] of Object.entries(query)) authorize.searchParams.set(name, value);
   const page = await browser.follow(authorize.href, undefined, options.redirectUri);
   if (page.status !== 200 || !formAction(page.text)) throw new Error(`no sign-in page: ${page.status} ${page.url}`);
-  const back = await browser.follow(new URL(formAction(page.text)!, page.url).href, { form: { email: options.email, password: options.password } }, options.redirectUri);
+  const back = await browser.follow(
+    new URL(formAction(page.text)!, page.url).href,
+    { form: { email: options.email, password: options.password } },
+    options.redirectUri,
+  );
   const callback = new URL(back.url);
   const code = callback.searchParams.get('code');
-  if (!code || callback.searchParams.get('state') !== 'state-1') throw new Error(`sign-in did not return to the console with a code: ${back.status} ${back.url}`);
+  if (!code || callback.searchParams.get('state') !== 'state-1')
+    throw new Error(`sign-in did not return to the console with a code: ${back.status} ${back.url}`);
   const tokenAnswer = await fetch(discovery.token_endpoint!, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(options.redirectUri).origin },

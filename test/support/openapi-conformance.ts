@@ -111,7 +111,11 @@ export function checkAnswer(answer: { method: string; path: string; status: numb
     return problems;
   }
   const media = mediaType ? (response.content[mediaType] ?? response.content[`${mediaType.split('/')[0]}/*`] ?? response.content['*/*']) : undefined;
-  if (!media) return [...problems, `media type ${mediaType ?? '(none)'} is not documented for ${answer.method} ${template} ${responseKey} (documented: ${Object.keys(response.content).join(', ')})`];
+  if (!media)
+    return [
+      ...problems,
+      `media type ${mediaType ?? '(none)'} is not documented for ${answer.method} ${template} ${responseKey} (documented: ${Object.keys(response.content).join(', ')})`,
+    ];
   if (mediaType !== 'application/json') return problems;
   const validate = validatorFor(`${answer.method} ${template} ${responseKey}`, media.schema);
   if (!validate(answer.body)) {

@@ -7,7 +7,13 @@ import type { TemplateRecord } from '../../client/broadcast-client';
 
 export type RichTemplateRecord = TemplateRecord;
 
-const record = (name: string, language: string, category: 'MARKETING' | 'UTILITY', components: Array<Record<string, unknown>>, parameters: NonNullable<TemplateRecord['parameters']>): RichTemplateRecord => ({
+const record = (
+  name: string,
+  language: string,
+  category: 'MARKETING' | 'UTILITY',
+  components: Array<Record<string, unknown>>,
+  parameters: NonNullable<TemplateRecord['parameters']>,
+): RichTemplateRecord => ({
   name,
   language,
   category,
@@ -43,7 +49,10 @@ export const invoiceOffer = record(
   'invoice_offer',
   'en',
   'MARKETING',
-  [{ type: 'HEADER', format: 'DOCUMENT' }, { type: 'BODY', text: 'Your invoice, {{1}}.' }],
+  [
+    { type: 'HEADER', format: 'DOCUMENT' },
+    { type: 'BODY', text: 'Your invoice, {{1}}.' },
+  ],
   {
     sendable: true,
     header: { type: 'DOCUMENT' },
@@ -59,18 +68,36 @@ export const invoiceOffer = record(
 );
 
 /** LOCATION header, no body parameters. */
-export const storeLocation = record('store_location', 'en', 'UTILITY', [{ type: 'HEADER', format: 'LOCATION' }, { type: 'BODY', text: 'Find us here.' }], {
-  sendable: true,
-  header: { type: 'LOCATION' },
-  body: { format: 'POSITIONAL', count: 0 },
-});
+export const storeLocation = record(
+  'store_location',
+  'en',
+  'UTILITY',
+  [
+    { type: 'HEADER', format: 'LOCATION' },
+    { type: 'BODY', text: 'Find us here.' },
+  ],
+  {
+    sendable: true,
+    header: { type: 'LOCATION' },
+    body: { format: 'POSITIONAL', count: 0 },
+  },
+);
 
 /** TEXT header with a variable, one body parameter. */
-export const saleHeadline = record('sale_headline', 'en', 'MARKETING', [{ type: 'HEADER', format: 'TEXT', text: '{{1}} sale' }, { type: 'BODY', text: 'Hi {{1}}' }], {
-  sendable: true,
-  header: { type: 'TEXT', dynamic: true },
-  body: { format: 'POSITIONAL', count: 1 },
-});
+export const saleHeadline = record(
+  'sale_headline',
+  'en',
+  'MARKETING',
+  [
+    { type: 'HEADER', format: 'TEXT', text: '{{1}} sale' },
+    { type: 'BODY', text: 'Hi {{1}}' },
+  ],
+  {
+    sendable: true,
+    header: { type: 'TEXT', dynamic: true },
+    body: { format: 'POSITIONAL', count: 1 },
+  },
+);
 
 /** A carousel of 2 cards: IMAGE header, one body parameter, URL button 0 with a variable. */
 export const productCarousel = record('product_carousel', 'en', 'MARKETING', [{ type: 'BODY', text: 'Picked for you, {{1}}' }, { type: 'CAROUSEL' }], {

@@ -33,7 +33,12 @@ export async function startScriptedReceiver(respond: (request: ReceivedRequest, 
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      const request: ReceivedRequest = { headers: incoming.headers, rawBody: Buffer.concat(chunks).toString('utf8'), receivedAt: Date.now(), connectionClosed: false };
+      const request: ReceivedRequest = {
+        headers: incoming.headers,
+        rawBody: Buffer.concat(chunks).toString('utf8'),
+        receivedAt: Date.now(),
+        connectionClosed: false,
+      };
       incoming.socket.once('close', () => {
         request.connectionClosed = true;
       });

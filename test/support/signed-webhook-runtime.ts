@@ -43,7 +43,10 @@ export function useSignedWebhookRuntime(): SignedWebhookRuntime {
   };
   const sandbox = (method: string, path: string, body?: unknown) => callSandbox(started().runtime.sandboxUrl, method, path, body);
   const v1 = (method: string, path: string, body?: unknown) =>
-    started().runtime.call(method, `/v1${path}`, { headers: { authorization: `Bearer ${started().runtime.demo.v1ApiKey}` }, ...(body === undefined ? {} : { body }) });
+    started().runtime.call(method, `/v1${path}`, {
+      headers: { authorization: `Bearer ${started().runtime.demo.v1ApiKey}` },
+      ...(body === undefined ? {} : { body }),
+    });
 
   beforeAll(async () => {
     runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment } });
@@ -73,7 +76,11 @@ export function useSignedWebhookRuntime(): SignedWebhookRuntime {
     async marketingRow(recipient) {
       const { runtime: current, key: secret } = started();
       const other = { countryCode: '91', toPhoneNumber: String(9_600_000_000 + Math.floor(Math.random() * 1_000_000)), templateParams: ['Bo'] };
-      const body = orderUpdate([{ ...recipient, templateParams: ['Ana'] } as never, other], { templateName: 'spring_sale', templateLanguage: 'en', templateType: 'MARKETING' });
+      const body = orderUpdate([{ ...recipient, templateParams: ['Ana'] } as never, other], {
+        templateName: 'spring_sale',
+        templateLanguage: 'en',
+        templateType: 'MARKETING',
+      });
       const accepted = await current.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(secret), body });
       expect(accepted.status).toBe(200);
       const jobId = accepted.headers.get('x-broadcast-job-id')!;

@@ -8,7 +8,8 @@ import { TemplateCatalog } from '../../shared/broadcast/template-catalog';
 import { InboxSuppressionList } from '../../shared/module-bridges/inbox-opt-outs';
 import type { Clock } from '../../shared/ports/clock';
 import { sequentialIdGenerator } from '../../shared/ports/id-generator';
-import { InMemoryUploadedMedia,
+import {
+  InMemoryUploadedMedia,
   InMemoryBroadcastRepository,
   InMemoryIdempotencyGuard,
   InMemorySenderDirectory,

@@ -126,14 +126,29 @@ export async function createWrapperKit(settings: Partial<UpstreamWrapperSettings
   const org = (await admin.createOrganization({ name: 'Demo Retail', plan: 'enterprise' })).organizationId;
   const otherOrg = (await admin.createOrganization({ name: 'Other Org', plan: 'enterprise' })).organizationId;
   await admin.connectBusinessAccount({ organizationId: org, wabaId: ids.waba, businessId: 'biz-demo', name: 'Demo Retail', accessToken: 'EAAG-demo' });
-  await admin.connectBusinessAccount({ organizationId: org, wabaId: ids.secondWaba, businessId: 'biz-demo', name: 'Demo Retail EU', accessToken: 'EAAG-demo-eu' });
+  await admin.connectBusinessAccount({
+    organizationId: org,
+    wabaId: ids.secondWaba,
+    businessId: 'biz-demo',
+    name: 'Demo Retail EU',
+    accessToken: 'EAAG-demo-eu',
+  });
   await admin.connectBusinessAccount({ organizationId: otherOrg, wabaId: ids.otherWaba, businessId: 'biz-other', name: 'Other', accessToken: 'EAAG-other' });
   await admin.addPhoneNumber({ organizationId: org, wabaId: ids.waba, digits: '15550100001', phoneNumberId: ids.phone });
   await admin.addPhoneNumber({ organizationId: org, wabaId: ids.secondWaba, digits: '15550100002', phoneNumberId: ids.secondWabaPhone });
   await admin.addPhoneNumber({ organizationId: otherOrg, wabaId: ids.otherWaba, digits: '15550200001', phoneNumberId: ids.otherPhone });
 
   const graph = new ScriptedGraphTransport();
-  graph.on('GET', `/${ids.waba}/message_templates`, ok({ data: [{ id: ids.template, name: 'order_update' }, { id: ids.template2, name: 'spring_sale' }] }));
+  graph.on(
+    'GET',
+    `/${ids.waba}/message_templates`,
+    ok({
+      data: [
+        { id: ids.template, name: 'order_update' },
+        { id: ids.template2, name: 'spring_sale' },
+      ],
+    }),
+  );
   graph.on('GET', `/${ids.waba}/flows`, ok({ data: [{ id: ids.flow, name: 'signup' }] }));
   graph.on('GET', `/${ids.phone}/message_qrdls`, ok({ data: [{ code: ids.qr, prefilled_message: 'Hi' }] }));
   const time = new VirtualTime('2026-03-01T09:00:00.000Z');
@@ -159,8 +174,8 @@ export async function createWrapperKit(settings: Partial<UpstreamWrapperSettings
     settings: mergedSettings,
   };
   const callers: Record<string, AuthenticatedCaller> = {
-    'wat_demo': { organizationId: org, credentialId: 'cred_demo', credentialKind: 'upstream-access-token' },
-    'wat_other': { organizationId: otherOrg, credentialId: 'cred_other', credentialKind: 'upstream-access-token' },
+    wat_demo: { organizationId: org, credentialId: 'cred_demo', credentialKind: 'upstream-access-token' },
+    wat_other: { organizationId: otherOrg, credentialId: 'cred_other', credentialKind: 'upstream-access-token' },
   };
   const handler = createGroupHandler({
     group: 'upstream-wrapper',
@@ -228,7 +243,13 @@ export function samplePathParameters(spec: UpstreamRouteSpec): Record<string, st
 
 /** A query that satisfies the route's required parameters. */
 export function sampleQuery(spec: UpstreamRouteSpec): Record<string, string> {
-  const values: Record<string, string> = { start: '1735689600', end: '1738368000', granularity: 'DAY', template_ids: `[${ids.template2}]`, name: 'order_update' };
+  const values: Record<string, string> = {
+    start: '1735689600',
+    end: '1738368000',
+    granularity: 'DAY',
+    template_ids: `[${ids.template2}]`,
+    name: 'order_update',
+  };
   const required = [...(spec.requiredQuery ?? []), ...(spec.fieldExpansion?.required ?? [])];
   return Object.fromEntries(required.map((name) => [name, values[name] ?? 'x']));
 }

@@ -4,11 +4,7 @@
  * carrying a temporary password; a removal signs the user out everywhere (AdminUserGlobalSignOut:
  * their refresh tokens stop working; their tokens already issued are refused by the membership check).
  */
-import {
-  AdminCreateUserCommand,
-  AdminUserGlobalSignOutCommand,
-  type CognitoIdentityProviderClient,
-} from '@aws-sdk/client-cognito-identity-provider';
+import { AdminCreateUserCommand, AdminUserGlobalSignOutCommand, type CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { IdentityProviderUnavailableError } from '../../people/errors';
 import type { AccountInvitation, IdentityAccounts } from '../../people/ports';
 

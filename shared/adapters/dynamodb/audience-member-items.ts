@@ -79,7 +79,12 @@ export async function inLanes<T>(items: readonly T[], lanes: number, work: (item
 }
 
 /** The stored members among the person keys (strongly consistent BatchGets of 100), by person key. */
-export async function readMembersByKey(table: InboxTable, organizationId: string, audienceId: string, personKeys: readonly string[]): Promise<Map<string, AudienceMember>> {
+export async function readMembersByKey(
+  table: InboxTable,
+  organizationId: string,
+  audienceId: string,
+  personKeys: readonly string[],
+): Promise<Map<string, AudienceMember>> {
   const found = new Map<string, AudienceMember>();
   const tableName = table.tableName;
   const batches: Item[][] = [];

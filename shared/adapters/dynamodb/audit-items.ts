@@ -85,7 +85,8 @@ export class MalformedAuditItemError extends Error {
  */
 export function decodeAuditEntry(item: Item): AuditEntry {
   const result = v.safeParse(storedEntrySchema, item);
-  if (!result.success) throw new MalformedAuditItemError(`Stored audit entry ${String(item.sk)} does not match the entry schema: ${v.summarize(result.issues)}`);
+  if (!result.success)
+    throw new MalformedAuditItemError(`Stored audit entry ${String(item.sk)} does not match the entry schema: ${v.summarize(result.issues)}`);
   const { sourceIp, errorCode, ...entry } = result.output;
   return { ...entry, ...(sourceIp === undefined ? {} : { sourceIp }), ...(errorCode === undefined ? {} : { errorCode }) };
 }

@@ -113,7 +113,8 @@ const storedCampaignSchema = v.object({
  */
 export function decodeCampaign(item: Item): Campaign {
   const result = v.safeParse(storedCampaignSchema, item);
-  if (!result.success) throw new MalformedMessagingItemError(`Stored campaign ${String(item.pk)} does not match the campaign schema: ${v.summarize(result.issues)}`);
+  if (!result.success)
+    throw new MalformedMessagingItemError(`Stored campaign ${String(item.pk)} does not match the campaign schema: ${v.summarize(result.issues)}`);
   const { values, ...campaign } = result.output;
   return { ...campaign, values: Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) };
 }

@@ -116,10 +116,12 @@ export class DynamoDbAudienceStore implements AudienceStore {
     let cursor: string | undefined;
     do {
       const page = await this.readMembers(organizationId, audienceId, { limit: Math.min(MEMBERS_PER_PAGE, maxMembers - removed), cursor });
-      const deletes = page.members.map((member): BatchedWrite => ({
-        request: { DeleteRequest: { Key: inboxKeys.audienceMember(organizationId, audienceId, member.personKey) } },
-        applied: () => void (removed += 1),
-      }));
+      const deletes = page.members.map(
+        (member): BatchedWrite => ({
+          request: { DeleteRequest: { Key: inboxKeys.audienceMember(organizationId, audienceId, member.personKey) } },
+          applied: () => void (removed += 1),
+        }),
+      );
       await applyBatchedWrites(this.table, deletes);
       cursor = page.nextCursor;
       if (cursor === undefined) {
@@ -145,7 +147,12 @@ export class DynamoDbAudienceStore implements AudienceStore {
     await withWriteLease(this.table, organizationId, audienceId, async () => {
       for (let start = 0; start < members.length; start += MEMBERS_PER_PAGE) {
         const page = members.slice(start, start + MEMBERS_PER_PAGE);
-        const stored = await readMembersByKey(this.table, organizationId, audienceId, page.map((member) => member.personKey));
+        const stored = await readMembersByKey(
+          this.table,
+          organizationId,
+          audienceId,
+          page.map((member) => member.personKey),
+        );
         const deltas = new CounterDeltas();
         const writes = page.map((member): BatchedWrite => {
           const before = stored.get(member.personKey);
@@ -169,10 +176,12 @@ export class DynamoDbAudienceStore implements AudienceStore {
       for (let start = 0; start < unique.length; start += MEMBERS_PER_PAGE) {
         const stored = await readMembersByKey(this.table, organizationId, audienceId, unique.slice(start, start + MEMBERS_PER_PAGE));
         const deltas = new CounterDeltas();
-        const deletes = [...stored.keys()].map((personKey): BatchedWrite => ({
-          request: { DeleteRequest: { Key: inboxKeys.audienceMember(organizationId, audienceId, personKey) } },
-          applied: () => (deltas.count(personKey, -1), (removed += 1)),
-        }));
+        const deletes = [...stored.keys()].map(
+          (personKey): BatchedWrite => ({
+            request: { DeleteRequest: { Key: inboxKeys.audienceMember(organizationId, audienceId, personKey) } },
+            applied: () => (deltas.count(personKey, -1), (removed += 1)),
+          }),
+        );
         try {
           await applyBatchedWrites(this.table, deletes);
         } finally {
@@ -195,17 +204,19 @@ export class DynamoDbAudienceStore implements AudienceStore {
         values[`:c${index}`] = delta;
         sets.push(`byCountry.#c${index} = if_not_exists(byCountry.#c${index}, :zero) + :c${index}`);
       });
-    await this.table.send(
-      new UpdateCommand({
-        TableName: this.table.tableName,
-        Key: inboxKeys.audience(organizationId, audienceId),
-        UpdateExpression: `SET ${sets.join(', ')}`,
-        // Never recreate an audience that was purged meanwhile.
-        ConditionExpression: 'attribute_exists(pk)',
-        ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: values,
-      }),
-    ).catch((error: unknown) => (isConditionalCheckFailure(error) ? undefined : Promise.reject(error)));
+    await this.table
+      .send(
+        new UpdateCommand({
+          TableName: this.table.tableName,
+          Key: inboxKeys.audience(organizationId, audienceId),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          // Never recreate an audience that was purged meanwhile.
+          ConditionExpression: 'attribute_exists(pk)',
+          ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
+          ExpressionAttributeValues: values,
+        }),
+      )
+      .catch((error: unknown) => (isConditionalCheckFailure(error) ? undefined : Promise.reject(error)));
   }
 
   async readMembers(organizationId: string, audienceId: string, page: PageRequest): Promise<MemberPage> {

@@ -41,7 +41,11 @@ export class DynamoDbAuditLog implements AuditLog {
   async list(query: AuditQuery): Promise<AuditPage> {
     const limit = Math.max(1, Math.min(query.limit, AUDIT_PAGE_MAX));
     const listing: AuditListing =
-      query.actorId !== undefined ? { index: 'gsi1', actorId: query.actorId } : query.action !== undefined ? { index: 'gsi2', action: query.action } : { index: undefined };
+      query.actorId !== undefined
+        ? { index: 'gsi1', actorId: query.actorId }
+        : query.action !== undefined
+          ? { index: 'gsi2', action: query.action }
+          : { index: undefined };
     const keys = auditListingKeys(query.organizationId, listing);
     const actionFilter = listing.index === 'gsi1' && query.action !== undefined;
     const values: Record<string, unknown> = { ':pk': keys.value, ':now': Math.floor(this.clock.now().getTime() / 1000) };

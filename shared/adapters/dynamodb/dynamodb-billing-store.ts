@@ -43,7 +43,14 @@ export class DynamoDbBillingStore implements BillingStore {
             'SET entity = :entity, organizationId = :organizationId, currency = if_not_exists(currency, :currency), updatedAt = :at, balanceMicros = if_not_exists(balanceMicros, :zero) + :amount, #token = if_not_exists(balanceMicros, :zero)',
           ConditionExpression: 'attribute_not_exists(#token)',
           ExpressionAttributeNames: { '#token': token },
-          ExpressionAttributeValues: { ':entity': 'wallet', ':organizationId': organizationId, ':currency': 'USD', ':at': at, ':amount': amountMicros, ':zero': 0 },
+          ExpressionAttributeValues: {
+            ':entity': 'wallet',
+            ':organizationId': organizationId,
+            ':currency': 'USD',
+            ':at': at,
+            ':amount': amountMicros,
+            ':zero': 0,
+          },
           ReturnValues: 'ALL_NEW',
         }),
       );

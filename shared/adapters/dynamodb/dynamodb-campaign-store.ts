@@ -66,7 +66,11 @@ export class DynamoDbCampaignStore implements CampaignStore {
     return startKey !== undefined && last ? { campaigns, nextCursor: encodeCampaignCursor(last) } : { campaigns };
   }
 
-  async markLaunched(organizationId: string, campaignId: string, launch: Launch): Promise<{ launched: true } | { launched: false; campaign: Campaign | undefined }> {
+  async markLaunched(
+    organizationId: string,
+    campaignId: string,
+    launch: Launch,
+  ): Promise<{ launched: true } | { launched: false; campaign: Campaign | undefined }> {
     const values: Record<string, unknown> = {
       ':launchedAt': launch.launchedAt,
       ':jobId': launch.jobId,
@@ -95,7 +99,11 @@ export class DynamoDbCampaignStore implements CampaignStore {
     }
   }
 
-  async cancelUnlaunched(organizationId: string, campaignId: string, at: Date): Promise<{ cancelled: true; cancelledAt: string } | { cancelled: false; campaign: Campaign | undefined }> {
+  async cancelUnlaunched(
+    organizationId: string,
+    campaignId: string,
+    at: Date,
+  ): Promise<{ cancelled: true; cancelledAt: string } | { cancelled: false; campaign: Campaign | undefined }> {
     try {
       const result = await this.table.client.send(
         new UpdateCommand({

@@ -112,7 +112,14 @@ export class DynamoDbChunkProgressStore implements ChunkProgressStore {
     const [chunks, tallies] = await Promise.all([partitionItems(messagingKeys.chunkPrefix), partitionItems(messagingKeys.tallyPrefix)]);
     const tally = tallies.flatMap(decodeTally);
     // The outcome sets live on the same items: counted without another read.
-    return { chunks: chunks.map(decodeChunk), tally, outcomes: countOutcomes(tally, tallies.flatMap((item) => [...tallyOutcomesOf(item)])) };
+    return {
+      chunks: chunks.map(decodeChunk),
+      tally,
+      outcomes: countOutcomes(
+        tally,
+        tallies.flatMap((item) => [...tallyOutcomesOf(item)]),
+      ),
+    };
   }
 }
 

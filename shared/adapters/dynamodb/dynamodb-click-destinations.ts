@@ -20,7 +20,8 @@ const trackedUrlIn = (content: TemplateContent | undefined, buttonIndex: number)
   return button?.type === 'url' ? button.trackedUrl : undefined;
 };
 
-const live = (item: Item | undefined, now: Date): item is Item => item !== undefined && !(typeof item.expiresAt === 'number' && item.expiresAt * 1000 <= now.getTime());
+const live = (item: Item | undefined, now: Date): item is Item =>
+  item !== undefined && !(typeof item.expiresAt === 'number' && item.expiresAt * 1000 <= now.getTime());
 
 /**
  * @example
@@ -44,7 +45,13 @@ export class DynamoDbClickDestinations implements ClickDestinations {
     if (!live(jobItem, now)) return undefined;
     const job = decodeJob(jobItem);
     if (job.kind !== 'template') return undefined;
-    const url = recipientsKey ? this.recipientUrl(items.find((item) => item.sk === recipientsKey.sk), reference, now) : trackedUrlIn(job.template.content, reference.buttonIndex);
+    const url = recipientsKey
+      ? this.recipientUrl(
+          items.find((item) => item.sk === recipientsKey.sk),
+          reference,
+          now,
+        )
+      : trackedUrlIn(job.template.content, reference.buttonIndex);
     if (url === undefined) return undefined;
     return { url, organizationId: job.organizationId, ...(job.campaignId === undefined ? {} : { campaignId: job.campaignId }) };
   }

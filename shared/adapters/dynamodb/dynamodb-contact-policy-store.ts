@@ -29,7 +29,9 @@ export class DynamoDbContactPolicyStore implements ContactPolicyStore {
   }
 
   async policyOf(organizationId: string): Promise<ContactPolicy | undefined> {
-    const { Item: item } = await this.client.send(new GetCommand({ TableName: this.tableName, Key: tenancyKeys.contactPolicy(organizationId), ConsistentRead: true }));
+    const { Item: item } = await this.client.send(
+      new GetCommand({ TableName: this.tableName, Key: tenancyKeys.contactPolicy(organizationId), ConsistentRead: true }),
+    );
     if (!item) return undefined;
     const { pk: _pk, sk: _sk, entity: _entity, ...stored } = item;
     const parsed = v.safeParse(storedContactPolicySchema, stored);

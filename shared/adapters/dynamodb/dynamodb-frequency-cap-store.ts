@@ -66,20 +66,36 @@ export class DynamoDbFrequencyCapStore implements FrequencyCapStore {
   }
 
   private async read(organizationId: string, personKey: string): Promise<StoredSends> {
-    const { Item: item } = await this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: messagingKeys.frequencyCap(organizationId, personKey), ConsistentRead: true }));
+    const { Item: item } = await this.documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: messagingKeys.frequencyCap(organizationId, personKey), ConsistentRead: true }),
+    );
     if (!item) return { sends: {} };
     const sends = typeof item.sends === 'object' && item.sends !== null ? (item.sends as Record<string, unknown>) : {};
     const numeric = Object.fromEntries(Object.entries(sends).filter((entry): entry is [string, number] => typeof entry[1] === 'number'));
-    return { sends: numeric, version: typeof item.version === 'number' ? item.version : 0, ...(typeof item.expiresAt === 'number' ? { expiresAt: item.expiresAt } : {}) };
+    return {
+      sends: numeric,
+      version: typeof item.version === 'number' ? item.version : 0,
+      ...(typeof item.expiresAt === 'number' ? { expiresAt: item.expiresAt } : {}),
+    };
   }
 
   /** The conditional write of a round: false when another writer changed the item since it was read. */
-  private async write(organizationId: string, personKey: string, read: StoredSends, sends: Record<string, number>, expiresAt: number | undefined): Promise<boolean> {
+  private async write(
+    organizationId: string,
+    personKey: string,
+    read: StoredSends,
+    sends: Record<string, number>,
+    expiresAt: number | undefined,
+  ): Promise<boolean> {
     const key = messagingKeys.frequencyCap(organizationId, personKey);
     const condition =
       read.version === undefined
         ? { ConditionExpression: 'attribute_not_exists(pk)' }
-        : { ConditionExpression: '#version = :version', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':version': read.version } };
+        : {
+            ConditionExpression: '#version = :version',
+            ExpressionAttributeNames: { '#version': 'version' },
+            ExpressionAttributeValues: { ':version': read.version },
+          };
     try {
       if (Object.keys(sends).length === 0) {
         await this.documentClient.send(new DeleteCommand({ TableName: this.tableName, Key: key, ...condition }));

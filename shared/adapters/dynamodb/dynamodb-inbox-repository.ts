@@ -112,7 +112,10 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
     const query = this.table.partitionQuery(inboxKeys.contact(organizationId, '').pk, 'CONTACT#');
     const filtered = filter.tag !== undefined || filter.search !== undefined;
     if (!filtered) {
-      const [total, page] = await Promise.all([this.table.counter(organizationId, ['contacts']), this.table.readWindow<Contact>(query, undefined, window, false)]);
+      const [total, page] = await Promise.all([
+        this.table.counter(organizationId, ['contacts']),
+        this.table.readWindow<Contact>(query, undefined, window, false),
+      ]);
       return { items: page.items.map((item) => contactOf(item)!), total };
     }
     const page = await this.table.readWindow<Contact>(query, (contact) => matchesContactFilter(contactOf(contact)!, filter), window, true);
@@ -285,5 +288,4 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
   recordPair(organizationId: string, pair: IdentityPair): Promise<'recorded' | 'stale'> {
     return this.pairs.recordPair(organizationId, pair);
   }
-
 }

@@ -52,7 +52,12 @@ export class DynamoDbJobControlStore implements JobControlStore {
     if (!item) return undefined;
     const pause = pauseOf(item);
     const refused = item.refusedCountries instanceof Set ? [...(item.refusedCountries as Set<string>)].sort() : [];
-    return { cancelled: typeof item.cancelledAt === 'string', createdAt: String(item.createdAt), ...(pause ? { pause } : {}), ...(refused.length > 0 ? { refusedCountries: refused } : {}) };
+    return {
+      cancelled: typeof item.cancelledAt === 'string',
+      createdAt: String(item.createdAt),
+      ...(pause ? { pause } : {}),
+      ...(refused.length > 0 ? { refusedCountries: refused } : {}),
+    };
   }
 
   async refuseCountry(jobId: string, callingCode: string): Promise<void> {
@@ -75,7 +80,14 @@ export class DynamoDbJobControlStore implements JobControlStore {
     const held = pause.failsAt === undefined;
     const values: Record<string, unknown> = { ':at': pause.pausedAt, ':reason': pause.reason };
     const sets = ['pausedAt = :at', 'pauseReason = :reason'];
-    for (const [attribute, value] of [['pauseFailsAt', pause.failsAt], ['pausedBy', pause.pausedBy], ['pauseCode', pause.code], ['pauseText', pause.text], ['pausedByCredentialId', pause.by], ['pauseHalt', pause.halt]] as const) {
+    for (const [attribute, value] of [
+      ['pauseFailsAt', pause.failsAt],
+      ['pausedBy', pause.pausedBy],
+      ['pauseCode', pause.code],
+      ['pauseText', pause.text],
+      ['pausedByCredentialId', pause.by],
+      ['pauseHalt', pause.halt],
+    ] as const) {
       if (value === undefined) continue;
       sets.push(`${attribute} = :${attribute}`);
       values[`:${attribute}`] = value;

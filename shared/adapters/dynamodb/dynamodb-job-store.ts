@@ -33,7 +33,12 @@ export class DynamoDbJobStore implements JobStore {
       ...[...recipientsByChunk].map(([chunkIndex, listed]) => recipientsItem(job.jobId, chunkIndex, listed, expiresAt)),
     ];
     const created = await putIfAbsent(this.table, jobItem(job));
-    if (created) await batchWrite(this.table, items.map((item) => ({ PutRequest: { Item: item } })), 'New job items stayed unprocessed');
+    if (created)
+      await batchWrite(
+        this.table,
+        items.map((item) => ({ PutRequest: { Item: item } })),
+        'New job items stayed unprocessed',
+      );
     else await Promise.all(items.map((item) => putIfAbsent(this.table, item)));
     return { created };
   }
@@ -41,13 +46,24 @@ export class DynamoDbJobStore implements JobStore {
   async discardJob(jobId: string): Promise<void> {
     type ItemKey = { pk: string; sk: string };
     const keysOf = async (pk: string): Promise<ItemKey[]> =>
-      (await queryAll(this.table, { KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ProjectionExpression: 'pk, sk', ConsistentRead: true })) as ItemKey[];
+      (await queryAll(this.table, {
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': pk },
+        ProjectionExpression: 'pk, sk',
+        ConsistentRead: true,
+      })) as ItemKey[];
     const jobItems = await keysOf(messagingKeys.jobPartition(jobId));
     const chunkCount = jobItems.filter((key) => key.sk.startsWith(messagingKeys.chunkPrefix)).length;
-    const ledgerItems = (await Promise.all(Array.from({ length: chunkCount }, (_, chunkIndex) => keysOf(messagingKeys.ledgerPartition(jobId, chunkIndex))))).flat();
+    const ledgerItems = (
+      await Promise.all(Array.from({ length: chunkCount }, (_, chunkIndex) => keysOf(messagingKeys.ledgerPartition(jobId, chunkIndex))))
+    ).flat();
     // The job item goes last: while any of its items remain, the job can still be found and discarded again.
     const ordered = [...ledgerItems, ...jobItems.filter((key) => key.sk !== 'JOB'), ...jobItems.filter((key) => key.sk === 'JOB')];
-    await batchWrite(this.table, ordered.map((key) => ({ DeleteRequest: { Key: key } })), 'Discarded job items stayed unprocessed');
+    await batchWrite(
+      this.table,
+      ordered.map((key) => ({ DeleteRequest: { Key: key } })),
+      'Discarded job items stayed unprocessed',
+    );
   }
 
   async markAcceptFailed(jobId: string, at: Date): Promise<void> {
@@ -87,7 +103,9 @@ export class DynamoDbJobStore implements JobStore {
     const listedByChunk = groupListedByChunk(listedRecipients, job.chunkSize);
     // Recipients first: a chunk item is what a worker and the summary count, so it goes last.
     await Promise.all([...listedByChunk].map(([chunkIndex, listed]) => putIfAbsent(this.table, recipientsItem(jobId, chunkIndex, listed, expiresAt))));
-    const created = await Promise.all(chunkSizes.map((size, offset) => putIfAbsent(this.table, newChunkItem(jobId, firstChunkIndex + offset, size, expiresAt))));
+    const created = await Promise.all(
+      chunkSizes.map((size, offset) => putIfAbsent(this.table, newChunkItem(jobId, firstChunkIndex + offset, size, expiresAt))),
+    );
     const added = chunkSizes.reduce((sum, size, offset) => sum + (created[offset] ? size : 0), 0);
     if (added > 0) await this.updateExistingJob(jobId, 'ADD totalRecipients :added', { ':added': added });
     const totalChunks = firstChunkIndex + chunkSizes.length;

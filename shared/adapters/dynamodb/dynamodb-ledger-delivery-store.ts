@@ -43,7 +43,8 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
       new GetCommand({
         TableName: this.tableName,
         Key: messagingKeys.job(jobId),
-        ProjectionExpression: 'organizationId, phoneNumberId, totalRecipients, campaignId, totalChunks, chunkSize, attributionWindowHours, #template.quickReplies',
+        ProjectionExpression:
+          'organizationId, phoneNumberId, totalRecipients, campaignId, totalChunks, chunkSize, attributionWindowHours, #template.quickReplies',
         ExpressionAttributeNames: { '#template': 'template' },
       }),
     );
@@ -90,7 +91,9 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
       return 'applied';
     });
     await Promise.all(
-      messageRecords.map(({ location, event }) => recordLedgerMessage(this.documentClient, this.tableName, event.messageId, location, expiresAtFrom(event.timestamp))),
+      messageRecords.map(({ location, event }) =>
+        recordLedgerMessage(this.documentClient, this.tableName, event.messageId, location, expiresAtFrom(event.timestamp)),
+      ),
     );
     await this.writeMembers(jobId, members, expiresAtFrom(events[0]?.event.timestamp ?? new Date()));
     return results;

@@ -48,7 +48,8 @@ export class DynamoDbLedgerPageRepair implements LedgerPageRepair {
         if (readable(index, value)) continue;
         const repaired = decodeBrokenPageEntry(index, value, refusedRecipientKey(index));
         if (!repaired) result.unrepairable.push(index);
-        else if (await this.rewrite({ pk: String(page.pk), sk: String(page.sk) }, name, value, encodePageEntry(repaired.entry, repaired.token))) result.rewritten.push(index);
+        else if (await this.rewrite({ pk: String(page.pk), sk: String(page.sk) }, name, value, encodePageEntry(repaired.entry, repaired.token)))
+          result.rewritten.push(index);
       }
     }
     return { rewritten: result.rewritten.sort((a, b) => a - b), unrepairable: result.unrepairable.sort((a, b) => a - b) };

@@ -69,11 +69,7 @@ export class DynamoDbMembershipStore implements MembershipStore {
     });
   }
 
-  async removeMembership(
-    organizationId: string,
-    email: string,
-    audit: { removedAt: string; removedBy: string },
-  ): Promise<MembershipRemoval | undefined> {
+  async removeMembership(organizationId: string, email: string, audit: { removedAt: string; removedBy: string }): Promise<MembershipRemoval | undefined> {
     const membership = await this.getMembership(organizationId, email);
     if (!membership) return undefined;
     const removal: MembershipRemoval = { ...membership, removedAt: audit.removedAt, removedBy: audit.removedBy };

@@ -129,7 +129,9 @@ export class DynamoDbOptOutList implements OptOutRepository {
 }
 
 /** The Put's condition: the item is as it was read (same token; a token-less item written before tokens; or still absent). */
-function unchangedCondition(read: StoredRecord | undefined): Pick<ConstructorParameters<typeof PutCommand>[0], 'ConditionExpression' | 'ExpressionAttributeValues'> {
+function unchangedCondition(
+  read: StoredRecord | undefined,
+): Pick<ConstructorParameters<typeof PutCommand>[0], 'ConditionExpression' | 'ExpressionAttributeValues'> {
   if (!read) return { ConditionExpression: 'attribute_not_exists(pk)' };
   if (read.writeToken === undefined) return { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(writeToken)' };
   return { ConditionExpression: 'writeToken = :expected', ExpressionAttributeValues: { ':expected': read.writeToken } };

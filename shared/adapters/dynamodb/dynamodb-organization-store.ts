@@ -47,7 +47,8 @@ export class DynamoDbOrganizationStore implements OrganizationStore {
     // a resume records its time (a suspension's later pass reports it) and a suspension removes it.
     const expression = suspension
       ? {
-          update: 'SET #status = :status, suspendedAt = if_not_exists(suspendedAt, :suspendedAt), suspensionReason = :reason, updatedAt = :updatedAt REMOVE resumedAt',
+          update:
+            'SET #status = :status, suspendedAt = if_not_exists(suspendedAt, :suspendedAt), suspensionReason = :reason, updatedAt = :updatedAt REMOVE resumedAt',
           values: { ':suspendedAt': suspension.suspendedAt, ':reason': suspension.reason },
         }
       : { update: 'SET #status = :status, updatedAt = :updatedAt, resumedAt = :updatedAt REMOVE suspendedAt, suspensionReason', values: {} };

@@ -34,7 +34,9 @@ export class DynamoDbOutcomeStore implements OutcomeStore {
 
   async outcomesOf(jobId: string, index: number): Promise<OutcomeFacts> {
     const bucket = Math.floor(index / TALLY_BUCKET_SIZE);
-    const { Item } = await this.documentClient.send(new GetCommand({ TableName: this.tableName, Key: messagingKeys.tally(jobId, bucket), ConsistentRead: true }));
+    const { Item } = await this.documentClient.send(
+      new GetCommand({ TableName: this.tableName, Key: messagingKeys.tally(jobId, bucket), ConsistentRead: true }),
+    );
     return (Item && outcomeSlotsOf(Item).get(index - bucket * TALLY_BUCKET_SIZE)) ?? {};
   }
 

@@ -59,7 +59,13 @@ export class DynamoDbPersonClaims implements PersonClaims {
       if (!isConditionFailure(error)) throw error;
     }
     const stored = await this.table.client.send(
-      new GetCommand({ TableName: this.table.tableName, Key: campaignKeys.personClaim(campaignId, personKey), ConsistentRead: true, ProjectionExpression: 'pk, #index', ExpressionAttributeNames: { '#index': 'index' } }),
+      new GetCommand({
+        TableName: this.table.tableName,
+        Key: campaignKeys.personClaim(campaignId, personKey),
+        ConsistentRead: true,
+        ProjectionExpression: 'pk, #index',
+        ExpressionAttributeNames: { '#index': 'index' },
+      }),
     );
     if (!stored.Item) throw new Error(`Claim of a person in campaign ${campaignId} refused, then not found`);
     return decodeClaimIndex(stored.Item);

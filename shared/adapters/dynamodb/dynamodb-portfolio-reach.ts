@@ -73,7 +73,11 @@ export class DynamoDbPortfolioReach implements PortfolioReach {
           },
           ...(expectedVersion === 0
             ? { ConditionExpression: 'attribute_not_exists(pk)' }
-            : { ConditionExpression: '#version = :expected', ExpressionAttributeNames: { '#version': 'version' }, ExpressionAttributeValues: { ':expected': expectedVersion } }),
+            : {
+                ConditionExpression: '#version = :expected',
+                ExpressionAttributeNames: { '#version': 'version' },
+                ExpressionAttributeValues: { ':expected': expectedVersion },
+              }),
         }),
       );
       return true;

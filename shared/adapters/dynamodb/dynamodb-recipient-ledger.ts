@@ -5,7 +5,15 @@
  * outcome's tally code is written with it. Entries written before the pages are still read.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, LedgerEntryLocation, RecipientClaim, RecipientLedger } from '../../broadcast/broadcast-stores';
+import type {
+  ChunkRecipientRecords,
+  ClaimResult,
+  ClaimState,
+  LedgerEntry,
+  LedgerEntryLocation,
+  RecipientClaim,
+  RecipientLedger,
+} from '../../broadcast/broadcast-stores';
 import type { DeliveryFacts, TallyCode } from '../../delivery/recipient-status';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { CLAIMED_PREFIX, encodePageEntry, ledgerPageKey, ledgerPageOf, pageEntriesUpdate, pageEntryAttribute } from './ledger-page-items';
@@ -104,7 +112,9 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
    */
   async recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void> {
     const expiresAt = expiresAtFrom(new Date());
-    const records = entries.flatMap((entry) => (entry.messageId ? [{ PutRequest: { Item: messageIdRecordItem(entry.messageId, { jobId, chunkIndex, index: entry.index }, expiresAt) } }] : []));
+    const records = entries.flatMap((entry) =>
+      entry.messageId ? [{ PutRequest: { Item: messageIdRecordItem(entry.messageId, { jobId, chunkIndex, index: entry.index }, expiresAt) } }] : [],
+    );
     await batchWrite(this.table, records, 'message id records still unprocessed after retries');
     const byPage = new Map<number, Map<number, string>>();
     for (const entry of entries) {
@@ -131,7 +141,9 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
   /** Reads the page, then replaces the entry only if it is still the SENDING value read (a rare path: a crashed attempt's claim). */
   async markStaleAsUnknown(jobId: string, chunkIndex: number, index: number, now: Date): Promise<boolean> {
     const paged = (await readPage(this.table, ledgerPageKey(jobId, chunkIndex, index))).get(index);
-    const marked = paged ? await this.markPagedUnknown(jobId, chunkIndex, paged.entry, paged.token, now) : await this.markLegacyUnknown(jobId, chunkIndex, index, now);
+    const marked = paged
+      ? await this.markPagedUnknown(jobId, chunkIndex, paged.entry, paged.token, now)
+      : await this.markLegacyUnknown(jobId, chunkIndex, index, now);
     if (marked) await writeTallyCodes(this.table, jobId, [{ index, status: 'UNKNOWN', updatedAt: now.toISOString() }], expiresAtFrom(now));
     return marked;
   }
@@ -152,7 +164,12 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
     const recipients = listed.Item ? decodeRecipients(listed.Item) : undefined;
     // Meta's facts live in the tally items (earlier versions kept them on per-recipient items: merged), the outcome facts beside them.
     const records = ledger.entries.map((entry) => ({ entry, facts: facts.get(entry.index) ?? {} }));
-    const tally = await withTallyFactsAndOutcomes(this.table, jobId, records, (recipients ?? []).map(({ index }) => index));
+    const tally = await withTallyFactsAndOutcomes(
+      this.table,
+      jobId,
+      records,
+      (recipients ?? []).map(({ index }) => index),
+    );
     return {
       ...(recipients ? { listed: recipients } : {}),
       ledger: tally.ledger,
@@ -219,8 +236,10 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
 
 /** Meta's delivery facts by recipient index, from the per-recipient items of the chunk's partition. */
 function factsByIndex(items: readonly Item[]): Map<number, DeliveryFacts> {
-  return new Map(items.flatMap((item) => {
-    const index = ledgerIndexOf(item.sk);
-    return index === undefined ? [] : [[index, decodeDeliveryFacts(item)] as const];
-  }));
+  return new Map(
+    items.flatMap((item) => {
+      const index = ledgerIndexOf(item.sk);
+      return index === undefined ? [] : [[index, decodeDeliveryFacts(item)] as const];
+    }),
+  );
 }

@@ -72,7 +72,12 @@ export class DynamoDbServiceMessageCounter implements ServiceMessageCounter {
 
   async deliveriesIn(phoneNumberId: string, month: string): Promise<number> {
     const result = await this.client.send(
-      new GetCommand({ TableName: this.tableName, Key: messagingKeys.serviceTier(phoneNumberId, month), ConsistentRead: true, ProjectionExpression: 'delivered' }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: messagingKeys.serviceTier(phoneNumberId, month),
+        ConsistentRead: true,
+        ProjectionExpression: 'delivered',
+      }),
     );
     const delivered = result.Item?.delivered;
     return typeof delivered === 'number' ? delivered : 0;
@@ -86,7 +91,8 @@ export class DynamoDbServiceMessageCounter implements ServiceMessageCounter {
           TableName: this.tableName,
           Key: counterKey,
           // Both operands read the item before the update: the token holds the new count, the message's ordinal.
-          UpdateExpression: 'SET delivered = if_not_exists(delivered, :zero) + :one, #token = if_not_exists(delivered, :zero) + :one, expiresAt = if_not_exists(expiresAt, :expiresAt)',
+          UpdateExpression:
+            'SET delivered = if_not_exists(delivered, :zero) + :one, #token = if_not_exists(delivered, :zero) + :one, expiresAt = if_not_exists(expiresAt, :expiresAt)',
           ConditionExpression: 'attribute_not_exists(#token)',
           ExpressionAttributeNames: { '#token': token },
           ExpressionAttributeValues: { ':zero': 0, ':one': 1, ':expiresAt': monthStartSeconds(month) + COUNTER_RETENTION_SECONDS },
@@ -97,7 +103,13 @@ export class DynamoDbServiceMessageCounter implements ServiceMessageCounter {
     } catch (error) {
       if (!isConditionalCheckFailure(error)) throw error;
       const item = await this.client.send(
-        new GetCommand({ TableName: this.tableName, Key: counterKey, ConsistentRead: true, ProjectionExpression: '#token', ExpressionAttributeNames: { '#token': token } }),
+        new GetCommand({
+          TableName: this.tableName,
+          Key: counterKey,
+          ConsistentRead: true,
+          ProjectionExpression: '#token',
+          ExpressionAttributeNames: { '#token': token },
+        }),
       );
       const claimed = item.Item?.[token];
       return typeof claimed === 'number' ? claimed : undefined;

@@ -59,15 +59,15 @@ export class DynamoDbTemplateStates implements TemplateStates {
     const at = state.at.toISOString();
     return this.putIfNewer(
       {
-            ...messagingKeys.templateState(wabaId, state.name, state.language),
-            wabaId,
-            name: state.name,
-            language: state.language,
-            status: state.status,
-            ...(state.reason !== undefined ? { reason: state.reason } : {}),
-            templateId: state.templateId,
-            at,
-            expiresAt: Math.floor(state.at.getTime() / 1000) + RETENTION_SECONDS,
+        ...messagingKeys.templateState(wabaId, state.name, state.language),
+        wabaId,
+        name: state.name,
+        language: state.language,
+        status: state.status,
+        ...(state.reason !== undefined ? { reason: state.reason } : {}),
+        templateId: state.templateId,
+        at,
+        expiresAt: Math.floor(state.at.getTime() / 1000) + RETENTION_SECONDS,
       },
       '<',
     );
@@ -111,15 +111,15 @@ export class DynamoDbTemplateStates implements TemplateStates {
     // An equal time is written (see the port): the same event again writes the same item.
     return this.putIfNewer(
       {
-            ...messagingKeys.templateAttribute(wabaId, attribute.name, attribute.language, attribute.kind),
-            wabaId,
-            name: attribute.name,
-            language: attribute.language,
-            templateId: attribute.templateId,
-            kind: attribute.kind,
-            value: attribute.value,
-            at,
-            expiresAt: Math.floor(attribute.at.getTime() / 1000) + RETENTION_SECONDS,
+        ...messagingKeys.templateAttribute(wabaId, attribute.name, attribute.language, attribute.kind),
+        wabaId,
+        name: attribute.name,
+        language: attribute.language,
+        templateId: attribute.templateId,
+        kind: attribute.kind,
+        value: attribute.value,
+        at,
+        expiresAt: Math.floor(attribute.at.getTime() / 1000) + RETENTION_SECONDS,
       },
       '<=',
     );

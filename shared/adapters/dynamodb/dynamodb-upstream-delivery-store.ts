@@ -35,7 +35,9 @@ export class DynamoDbUpstreamDeliveryStore implements UpstreamDeliveryStore, Rec
 
   /** The message id record of a message the organization received (`direction: received`); idempotent. */
   async recordReceivedMessageId(organizationId: string, wabaId: string, phoneNumberId: string, messageId: string): Promise<void> {
-    await this.putIfAbsent(wrapperIdItem('MESSAGE', { organizationId, wabaId, phoneNumberId, id: messageId, recordedAt: this.clock.now() }, { direction: 'received' }));
+    await this.putIfAbsent(
+      wrapperIdItem('MESSAGE', { organizationId, wabaId, phoneNumberId, id: messageId, recordedAt: this.clock.now() }, { direction: 'received' }),
+    );
   }
 
   private async applyToSend(organizationId: string, sendId: string, event: StatusEvent): Promise<ApplyResult> {
@@ -64,7 +66,13 @@ export class DynamoDbUpstreamDeliveryStore implements UpstreamDeliveryStore, Rec
       await this.putIfAbsent(
         wrapperIdItem(
           'MESSAGE',
-          { organizationId, wabaId: String(updated.wabaId ?? ''), phoneNumberId: String(updated.phoneNumberId ?? ''), id: event.messageId, recordedAt: this.clock.now() },
+          {
+            organizationId,
+            wabaId: String(updated.wabaId ?? ''),
+            phoneNumberId: String(updated.phoneNumberId ?? ''),
+            id: event.messageId,
+            recordedAt: this.clock.now(),
+          },
           { direction: 'sent', sendId },
         ),
       );
@@ -74,7 +82,12 @@ export class DynamoDbUpstreamDeliveryStore implements UpstreamDeliveryStore, Rec
 
   private async sendIdOfMessage(organizationId: string, messageId: string): Promise<string | undefined> {
     const result = await this.documentClient.send(
-      new GetCommand({ TableName: this.tableName, Key: messagingKeys.wrapperId(organizationId, 'MESSAGE', messageId), ConsistentRead: true, ProjectionExpression: 'sendId' }),
+      new GetCommand({
+        TableName: this.tableName,
+        Key: messagingKeys.wrapperId(organizationId, 'MESSAGE', messageId),
+        ConsistentRead: true,
+        ProjectionExpression: 'sendId',
+      }),
     );
     const sendId = result.Item?.sendId;
     return typeof sendId === 'string' ? sendId : undefined;

@@ -84,7 +84,11 @@ export class DynamoDbWebhookEndpointHealth implements EndpointHealthStore, Organ
     if (!held) return this.giveBack(this.keyOf(endpoint), lease, { update: 'REMOVE #lease', names: {}, values: {} });
     // The time held is written with the release, in the same conditional update.
     const value = `${Math.max(0, Math.round(held.ms))}#${held.endedAt.getTime()}`;
-    await this.giveBack(this.keyOf(endpoint), lease, { update: 'REMOVE #lease SET #held = :held', names: { '#held': `held${lease.slot}` }, values: { ':held': value } });
+    await this.giveBack(this.keyOf(endpoint), lease, {
+      update: 'REMOVE #lease SET #held = :held',
+      names: { '#held': `held${lease.slot}` },
+      values: { ':held': value },
+    });
   }
 
   async readShare(organizationId: string, now: Date): Promise<{ leases: LeaseHeld[] }> {
@@ -126,7 +130,11 @@ export class DynamoDbWebhookEndpointHealth implements EndpointHealthStore, Organ
   }
 
   /** Removes the lease if it is still ours, with `also` in the same update. */
-  private async giveBack(key: { pk: string }, lease: EndpointLease, also: { update: string; names: Record<string, string>; values: Record<string, unknown> }): Promise<void> {
+  private async giveBack(
+    key: { pk: string },
+    lease: EndpointLease,
+    also: { update: string; names: Record<string, string>; values: Record<string, unknown> },
+  ): Promise<void> {
     try {
       await this.client.send(
         new UpdateCommand({

@@ -5,14 +5,7 @@
  * endpoint or organization does not decrypt. Every read is scoped by the organization's partition,
  * so another organization's endpoint id is simply absent.
  */
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { WebhookEndpointNotFoundError } from '../../customer-events/errors';
 import type { SubscribableEventType, WebhookEndpoint, WebhookEndpointRegistry } from '../../customer-events/ports';
 import type { EncryptionContext, TokenCipher } from '../../crypto/token-cipher';
@@ -24,7 +17,11 @@ import { tenancyKeys } from './tenancy-table';
 type Item = Record<string, unknown>;
 
 /** The encryption context of an endpoint's secret (KMS EncryptionContext / AES additional data): its purpose and owner. */
-export const webhookSecretContext = (organizationId: string, webhookEndpointId: string): EncryptionContext => ({ purpose: 'webhook-secret', organizationId, webhookEndpointId });
+export const webhookSecretContext = (organizationId: string, webhookEndpointId: string): EncryptionContext => ({
+  purpose: 'webhook-secret',
+  organizationId,
+  webhookEndpointId,
+});
 
 function toEndpoint(item: Item): WebhookEndpoint {
   return {

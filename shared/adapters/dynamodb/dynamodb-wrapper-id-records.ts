@@ -134,7 +134,8 @@ export class DynamoDbWrapperIdRecords implements WrapperIdRecords {
     try {
       return await operation();
     } catch (error) {
-      if (isStoreUnavailableError(error)) throw new UpstreamIdStoreUnavailableError(`Id store unavailable: ${(error as Error).name ?? 'error'}`, { cause: error });
+      if (isStoreUnavailableError(error))
+        throw new UpstreamIdStoreUnavailableError(`Id store unavailable: ${(error as Error).name ?? 'error'}`, { cause: error });
       throw error;
     }
   }

@@ -16,7 +16,13 @@ export async function locateLedgerMessage(client: DynamoDBDocumentClient, tableN
   if (record.Item) return decodeMessageIdRecord(record.Item);
   const { gsi1pk, gsi1sk } = messagingKeys.messageId(messageId);
   const page = await client.send(
-    new QueryCommand({ TableName: tableName, IndexName: 'gsi1', KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk', ExpressionAttributeValues: { ':pk': gsi1pk, ':sk': gsi1sk }, Limit: 1 }),
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+      ExpressionAttributeValues: { ':pk': gsi1pk, ':sk': gsi1sk },
+      Limit: 1,
+    }),
   );
   const item = page.Items?.[0];
   const location = ledgerLocationOf(item?.pk);
@@ -25,9 +31,17 @@ export async function locateLedgerMessage(client: DynamoDBDocumentClient, tableN
 }
 
 /** Put if absent: a message id keeps the entry it was first recorded for. */
-export async function recordLedgerMessage(client: DynamoDBDocumentClient, tableName: string, messageId: string, location: LedgerLocation, expiresAt: number): Promise<void> {
+export async function recordLedgerMessage(
+  client: DynamoDBDocumentClient,
+  tableName: string,
+  messageId: string,
+  location: LedgerLocation,
+  expiresAt: number,
+): Promise<void> {
   try {
-    await client.send(new PutCommand({ TableName: tableName, Item: messageIdRecordItem(messageId, location, expiresAt), ConditionExpression: 'attribute_not_exists(pk)' }));
+    await client.send(
+      new PutCommand({ TableName: tableName, Item: messageIdRecordItem(messageId, location, expiresAt), ConditionExpression: 'attribute_not_exists(pk)' }),
+    );
   } catch (error) {
     if ((error as { name?: string }).name !== 'ConditionalCheckFailedException') throw error;
   }

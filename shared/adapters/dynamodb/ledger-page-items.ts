@@ -54,7 +54,8 @@ function unescapeField(field: string, index: number): string {
 }
 
 const escapeOptional = (field: string | undefined): string => (field === undefined ? '' : field === '' ? PRESENT_EMPTY : escapeField(field));
-const unescapeOptional = (field: string, index: number): string | undefined => (field === '' ? undefined : field === PRESENT_EMPTY ? '' : unescapeField(field, index));
+const unescapeOptional = (field: string, index: number): string | undefined =>
+  field === '' ? undefined : field === PRESENT_EMPTY ? '' : unescapeField(field, index);
 
 /**
  * Whether an entry needs the escaped form: a text field holding the separator or `%`, an empty `to`,
@@ -93,7 +94,12 @@ function textFieldsOf(index: number, flags: string, rest: string[]): { token: st
   if (flags.includes(ESCAPED_FLAG)) {
     if (rest.length !== 4) return undefined;
     const [token = '', to = '', messageId = '', reason = ''] = rest;
-    return { token: unescapeField(token, index), to: unescapeField(to, index), messageId: unescapeOptional(messageId, index), failureReasonCode: unescapeOptional(reason, index) };
+    return {
+      token: unescapeField(token, index),
+      to: unescapeField(to, index),
+      messageId: unescapeOptional(messageId, index),
+      failureReasonCode: unescapeOptional(reason, index),
+    };
   }
   const [token = '', to = '', messageId = '', ...reason] = rest;
   // The plain form never holds an empty `to`: a page with one was written by the broken accept of

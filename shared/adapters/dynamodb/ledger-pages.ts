@@ -90,7 +90,10 @@ export async function readPage(table: MessagingTable, key: { pk: string; sk: str
  * @example
  * const entry = await readLedgerEntry(table, { jobId, chunkIndex: 0, index: 12 });
  */
-export async function readLedgerEntry(table: MessagingTable, { jobId, chunkIndex, index }: { jobId: string; chunkIndex: number; index: number }): Promise<LedgerEntry | undefined> {
+export async function readLedgerEntry(
+  table: MessagingTable,
+  { jobId, chunkIndex, index }: { jobId: string; chunkIndex: number; index: number },
+): Promise<LedgerEntry | undefined> {
   const paged = (await readPage(table, ledgerPageKey(jobId, chunkIndex, index))).get(index);
   if (paged) return paged.entry;
   return readLegacyEntry(table, jobId, chunkIndex, index);
@@ -98,7 +101,9 @@ export async function readLedgerEntry(table: MessagingTable, { jobId, chunkIndex
 
 /** An entry in the shape written before the pages (an item of Meta's facts alone, without a status, is none). */
 export async function readLegacyEntry(table: MessagingTable, jobId: string, chunkIndex: number, index: number): Promise<LedgerEntry | undefined> {
-  const stored = await table.client.send(new GetCommand({ TableName: table.tableName, Key: messagingKeys.ledger(jobId, chunkIndex, index), ConsistentRead: true }));
+  const stored = await table.client.send(
+    new GetCommand({ TableName: table.tableName, Key: messagingKeys.ledger(jobId, chunkIndex, index), ConsistentRead: true }),
+  );
   return stored.Item && isLegacyEntry(stored.Item) ? decodeLedgerEntry(stored.Item) : undefined;
 }
 

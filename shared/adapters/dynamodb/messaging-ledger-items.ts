@@ -26,7 +26,16 @@ void _ledgerEntryMatches;
 /** A per-recipient claim in the shape written before the ledger pages (ledger-page-items.ts): tests write it to show it is still read and honoured. */
 export function claimItem(jobId: string, chunkIndex: number, index: number, to: string, now: Date, claimToken: string, as: ClaimState = 'SENDING'): Item {
   const state = typeof as === 'string' ? { status: as } : { status: as.status, failureReasonCode: as.failureReasonCode };
-  return { ...messagingKeys.ledger(jobId, chunkIndex, index), index, to, ...state, attempts: 0, claimToken, updatedAt: now.toISOString(), expiresAt: expiresAtFrom(now) };
+  return {
+    ...messagingKeys.ledger(jobId, chunkIndex, index),
+    index,
+    to,
+    ...state,
+    attempts: 0,
+    claimToken,
+    updatedAt: now.toISOString(),
+    expiresAt: expiresAtFrom(now),
+  };
 }
 
 /**
@@ -61,7 +70,11 @@ export function messageIdRecordItem(messageId: string, location: { jobId: string
   return { ...messagingKeys.messageIdRecord(messageId), jobId: location.jobId, chunkIndex: location.chunkIndex, index: location.index, expiresAt };
 }
 
-const messageIdRecordSchema = v.object({ jobId: v.string(), chunkIndex: v.pipe(v.number(), v.integer(), v.minValue(0)), index: v.pipe(v.number(), v.integer(), v.minValue(0)) });
+const messageIdRecordSchema = v.object({
+  jobId: v.string(),
+  chunkIndex: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  index: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
 
 export function decodeMessageIdRecord(item: Item): { jobId: string; chunkIndex: number; index: number } {
   const result = v.safeParse(messageIdRecordSchema, item);

@@ -18,7 +18,9 @@ import { MalformedMessagingItemError } from './messaging-table';
 export const MAX_SENDS_BYTES = 300_000;
 
 // null: a recipient listed without a send (a campaign member skipped at expansion), so the chunk's others keep theirs (tracked links read them).
-const storedSendsSchema = v.array(v.union([v.null(), v.strictTuple([templateParametersSchema]), v.strictTuple([templateParametersSchema, templateContentSchema])]));
+const storedSendsSchema = v.array(
+  v.union([v.null(), v.strictTuple([templateParametersSchema]), v.strictTuple([templateParametersSchema, templateContentSchema])]),
+);
 
 /**
  * The `sendsDeflated` attribute of a chunk's recipients, or nothing when no recipient carries its
@@ -66,7 +68,9 @@ export function withSends(item: Record<string, unknown>, recipients: JobRecipien
  */
 export function resendsAttributeOf(recipients: readonly JobRecipient[]): { perUserLimitResends?: Record<string, number> } {
   const counted = recipients.filter((recipient) => (recipient.perUserLimitResends ?? 0) > 0);
-  return counted.length === 0 ? {} : { perUserLimitResends: Object.fromEntries(counted.map(({ index, perUserLimitResends }) => [String(index), perUserLimitResends!])) };
+  return counted.length === 0
+    ? {}
+    : { perUserLimitResends: Object.fromEntries(counted.map(({ index, perUserLimitResends }) => [String(index), perUserLimitResends!])) };
 }
 
 const storedResendsSchema = v.record(v.pipe(v.string(), v.regex(/^\d+$/)), v.pipe(v.number(), v.integer(), v.minValue(1)));
@@ -77,5 +81,7 @@ export function withResends(item: Record<string, unknown>, recipients: JobRecipi
   const parsed = v.safeParse(storedResendsSchema, item.perUserLimitResends);
   if (!parsed.success) throw new MalformedMessagingItemError(`Stored re-send counts ${String(item.pk)} ${String(item.sk)} do not match their schema`);
   const counts = parsed.output;
-  return recipients.map((recipient) => (counts[String(recipient.index)] === undefined ? recipient : { ...recipient, perUserLimitResends: counts[String(recipient.index)] }));
+  return recipients.map((recipient) =>
+    counts[String(recipient.index)] === undefined ? recipient : { ...recipient, perUserLimitResends: counts[String(recipient.index)] },
+  );
 }

@@ -81,5 +81,7 @@ export async function writeTallyCodes(table: MessagingTable, jobId: string, entr
     const code = tallyCodeOfOutcome(entry);
     return code === undefined ? [] : [{ index: entry.index, code, ...(entry.messageId === undefined ? {} : { messageId: entry.messageId }) }];
   });
-  await Promise.all(tallyOutcomeUpdates(jobId, codes, expiresAt).map((update) => table.client.send(new UpdateCommand({ TableName: table.tableName, ...update }))));
+  await Promise.all(
+    tallyOutcomeUpdates(jobId, codes, expiresAt).map((update) => table.client.send(new UpdateCommand({ TableName: table.tableName, ...update }))),
+  );
 }

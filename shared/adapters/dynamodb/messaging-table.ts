@@ -82,7 +82,10 @@ export const messagingKeys = {
   tally: (jobId: string, bucket: number) => ({ pk: `JOB#${jobId}`, sk: `TALLY#${String(bucket).padStart(4, '0')}` }),
   tallyPrefix: 'TALLY#',
   /** One held chunk message of a scheduled job (part: the chunk's n-th message when split to fit SQS). */
-  held: (jobId: string, chunkIndex: number, part: number) => ({ pk: `JOB#${jobId}`, sk: `HELD#${String(chunkIndex).padStart(4, '0')}#${String(part).padStart(3, '0')}` }),
+  held: (jobId: string, chunkIndex: number, part: number) => ({
+    pk: `JOB#${jobId}`,
+    sk: `HELD#${String(chunkIndex).padStart(4, '0')}#${String(part).padStart(3, '0')}`,
+  }),
   heldPrefix: 'HELD#',
   /** gsi2 (sparse) of a scheduled job not yet fired: the sweep finds due jobs by time. */
   dueIndex: (scheduledAt: string, jobId: string) => ({ gsi2pk: 'SCHEDULED', gsi2sk: `${scheduledAt}#${jobId}` }),

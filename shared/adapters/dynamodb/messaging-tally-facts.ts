@@ -35,7 +35,14 @@ export const MESSAGE_ID_SET = 'em';
 const MEMBER_SCALE = 1e10;
 const LETTER_OF: Record<TimedStage, PricedLetter> = { sent: 's', delivered: 'd', read: 'r' };
 const STAGE_OF: Record<PricedLetter, TimedStage> = { s: 'sent', d: 'delivered', r: 'read' };
-const CATEGORY_LETTERS: Record<string, string> = { marketing: 'M', utility: 'U', authentication: 'A', authentication_international: 'I', service: 'S', marketing_lite: 'L' };
+const CATEGORY_LETTERS: Record<string, string> = {
+  marketing: 'M',
+  utility: 'U',
+  authentication: 'A',
+  authentication_international: 'I',
+  service: 'S',
+  marketing_lite: 'L',
+};
 const CATEGORY_OF: Record<string, string> = Object.fromEntries(Object.entries(CATEGORY_LETTERS).map(([category, letter]) => [letter, category]));
 
 /** One recipient's facts as the sets hold them: what decides whether an event adds anything. */
@@ -67,12 +74,14 @@ const setMembers = (value: unknown): unknown[] => (value instanceof Set ? [...(v
 
 /** The slot of a member, checked: a member of another item's range would be counted twice. */
 function checkedSlot(slot: number, item: Item): number {
-  if (!Number.isInteger(slot) || slot < 0 || slot >= TALLY_BUCKET_SIZE) throw new MalformedMessagingItemError(`Stored tally ${String(item.sk)} holds a fact of slot ${slot}`);
+  if (!Number.isInteger(slot) || slot < 0 || slot >= TALLY_BUCKET_SIZE)
+    throw new MalformedMessagingItemError(`Stored tally ${String(item.sk)} holds a fact of slot ${slot}`);
   return slot;
 }
 
 /** Keeps the earlier of two failures (by time, then by member). */
-const earlierFailure = (a: SlotState['failure'], b: NonNullable<SlotState['failure']>) => (!a || b.epoch < a.epoch || (b.epoch === a.epoch && b.member < a.member) ? b : a);
+const earlierFailure = (a: SlotState['failure'], b: NonNullable<SlotState['failure']>) =>
+  !a || b.epoch < a.epoch || (b.epoch === a.epoch && b.member < a.member) ? b : a;
 
 /**
  * Every slot's state from a stored tally item's sets (anything else on the item is ignored).
@@ -131,7 +140,9 @@ function pricingMember(slot: number, stage: TimedStage, pricing: MessagePricing,
   const category = CATEGORY_LETTERS[pricing.category] ?? pricing.category;
   const usual = pricing.type === 'regular' && pricing.billable && pricing.pricingModel === 'PMP' && pricing.subtype === undefined;
   // Meta's open strings hold no `:` (pricingOf keeps letters, digits and `_`); a subtype is a fourth extra field, absent before it existed.
-  const extra = usual ? '' : `:${pricing.type}:${pricing.billable ? 1 : 0}:${pricing.pricingModel}${pricing.subtype === undefined ? '' : `:${pricing.subtype}`}`;
+  const extra = usual
+    ? ''
+    : `:${pricing.type}:${pricing.billable ? 1 : 0}:${pricing.pricingModel}${pricing.subtype === undefined ? '' : `:${pricing.subtype}`}`;
   return `${slot}${LETTER_OF[stage]}:${category}:${callingCode ?? ''}${extra}`;
 }
 

@@ -17,7 +17,13 @@ type Item = Record<string, unknown>;
  * `if_not_exists`, so the worker's outcome write (which sets only its own attributes) and the events
  * never overwrite each other.
  */
-const pricingFactSchema = v.object({ category: v.string(), type: v.string(), billable: v.boolean(), pricingModel: v.string(), subtype: v.optional(v.string()) });
+const pricingFactSchema = v.object({
+  category: v.string(),
+  type: v.string(),
+  billable: v.boolean(),
+  pricingModel: v.string(),
+  subtype: v.optional(v.string()),
+});
 const deliveryFactsSchema = v.object({
   sentAt: v.optional(v.string()),
   deliveredAt: v.optional(v.string()),
@@ -47,7 +53,11 @@ const FACT_ATTRIBUTE: Record<DeliveryStage, keyof DeliveryFacts> = { sent: 'sent
  * /upstream send): Meta's timestamp of its stage and, on failures, Meta's error, each only when
  * absent, so duplicated and reordered events change nothing further. Names `#f<n>`, values `:f<n>`.
  */
-export function deliveryFactsUpdate(event: Pick<StatusEvent, 'stage' | 'timestamp' | 'error' | 'pricing'>): { set: string[]; names: Record<string, string>; values: Record<string, unknown> } {
+export function deliveryFactsUpdate(event: Pick<StatusEvent, 'stage' | 'timestamp' | 'error' | 'pricing'>): {
+  set: string[];
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+} {
   const facts: Array<[keyof DeliveryFacts, unknown]> = [[FACT_ATTRIBUTE[event.stage], event.timestamp.toISOString()]];
   if (event.stage === 'failed' && event.error) facts.push(['metaErrorCode', event.error.code], ['metaErrorTitle', event.error.title]);
   // Folded into the same write: pricing costs no write of its own (a few bytes on a < 1 KB entry).
@@ -144,7 +154,8 @@ export function decodeTally(item: Item): Array<[index: number, code: TallyCode]>
     if (!attribute || typeof value !== 'string') continue;
     const index = Number(attribute[1]);
     // A code outside its bucket would be counted twice by a sloppy writer: never trusted.
-    if (index < first || index >= first + TALLY_BUCKET_SIZE) throw new MalformedMessagingItemError(`Stored tally ${String(item.sk)} holds recipient ${index} of another bucket`);
+    if (index < first || index >= first + TALLY_BUCKET_SIZE)
+      throw new MalformedMessagingItemError(`Stored tally ${String(item.sk)} holds recipient ${index} of another bucket`);
     codes.set(index, value);
   }
   for (const [index, { facts, callingCode }] of tallyFactsOf(item)) {

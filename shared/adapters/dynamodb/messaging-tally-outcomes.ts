@@ -49,7 +49,8 @@ export function slotHasMember(stored: unknown, slot: number): boolean {
 }
 
 function checkedSlot(slot: number, item: Item): number {
-  if (!Number.isInteger(slot) || slot < 0 || slot >= TALLY_BUCKET_SIZE) throw new MalformedMessagingItemError(`Stored tally ${String(item.sk)} holds an outcome of slot ${slot}`);
+  if (!Number.isInteger(slot) || slot < 0 || slot >= TALLY_BUCKET_SIZE)
+    throw new MalformedMessagingItemError(`Stored tally ${String(item.sk)} holds an outcome of slot ${slot}`);
   return slot;
 }
 
@@ -59,7 +60,10 @@ function checkedSlot(slot: number, item: Item): number {
  * @example outcomeSlotsOf(item).get(3)?.clicks // 2
  */
 export function outcomeSlotsOf(item: Item): Map<number, OutcomeFacts> {
-  const slots = new Map<number, { repliedAt?: number; firstClick?: number; clicks: number; optedOut?: number; taps: Map<number, { payload: string; epoch: number }> }>();
+  const slots = new Map<
+    number,
+    { repliedAt?: number; firstClick?: number; clicks: number; optedOut?: number; taps: Map<number, { payload: string; epoch: number }> }
+  >();
   const slotOf = (slot: number) => {
     let state = slots.get(slot);
     if (!state) slots.set(slot, (state = { clicks: 0, taps: new Map() }));

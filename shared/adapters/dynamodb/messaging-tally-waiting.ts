@@ -38,7 +38,12 @@ export function waitingCodesOf(item: Record<string, unknown>): Map<number, Tally
  * @example
  * await writeWaitingCodes(table, 'pub_1', [{ index: 7, code: '0A:1764583200' }], expiresAtFrom(now));
  */
-export async function writeWaitingCodes(table: Table, jobId: string, entries: ReadonlyArray<{ index: number; code: TallyCode }>, expiresAt: number): Promise<void> {
+export async function writeWaitingCodes(
+  table: Table,
+  jobId: string,
+  entries: ReadonlyArray<{ index: number; code: TallyCode }>,
+  expiresAt: number,
+): Promise<void> {
   const byItem = new Map<string, { key: { pk: string; sk: string }; codes: Map<string, TallyCode> }>();
   for (const { index, code } of entries) {
     const slot = tallySlotOf(jobId, index);
@@ -56,7 +61,15 @@ export async function writeWaitingCodes(table: Table, jobId: string, entries: Re
         values[`:w${position}`] = code;
         assignments.push(`#w${position} = :w${position}`);
       });
-      return table.client.send(new UpdateCommand({ TableName: table.tableName, Key: key, UpdateExpression: `SET ${assignments.join(', ')}`, ExpressionAttributeNames: names, ExpressionAttributeValues: values }));
+      return table.client.send(
+        new UpdateCommand({
+          TableName: table.tableName,
+          Key: key,
+          UpdateExpression: `SET ${assignments.join(', ')}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
     }),
   );
 }

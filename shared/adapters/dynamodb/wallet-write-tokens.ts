@@ -34,7 +34,9 @@ const pruneDownTo = 48;
  * const token = newWalletWriteToken('2026-03-01T09:00:00.000Z'); // 'walletWrite_0lm7…_Xy3…'
  */
 export function newWalletWriteToken(at: string): string {
-  const time = Math.max(0, Date.parse(at) || 0).toString(36).padStart(timeWidth, '0');
+  const time = Math.max(0, Date.parse(at) || 0)
+    .toString(36)
+    .padStart(timeWidth, '0');
   return `${tokenPrefix}${time}_${randomBytes(9).toString('base64url')}`;
 }
 

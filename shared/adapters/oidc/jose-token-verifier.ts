@@ -88,7 +88,10 @@ async function verifySignature(token: string, keys: IssuerKeys, configured: Peop
     return payload;
   } catch (error) {
     if (error instanceof InvalidPersonTokenError) throw error;
-    if (error instanceof joseErrors.JWKSTimeout || (error instanceof Error && /fetch|ECONN|network/i.test(error.message) && !(error instanceof joseErrors.JOSEError))) {
+    if (
+      error instanceof joseErrors.JWKSTimeout ||
+      (error instanceof Error && /fetch|ECONN|network/i.test(error.message) && !(error instanceof joseErrors.JOSEError))
+    ) {
       throw new IdentityProviderUnavailableError('its signing keys could not be read');
     }
     throw new InvalidPersonTokenError();
@@ -107,7 +110,8 @@ async function emailOf(
     if (payload.email_verified === false || payload.email_verified === 'false') throw new InvalidPersonTokenError('The sign-in has no verified email address');
     return normalizeEmail(payload.email);
   }
-  if (!configured.userInfo || !keys.userInfoEndpoint) throw new InvalidPersonTokenError('The token carries no email: sign in again (the console sends the ID token)');
+  if (!configured.userInfo || !keys.userInfoEndpoint)
+    throw new InvalidPersonTokenError('The token carries no email: sign in again (the console sends the ID token)');
   const key = createHash('sha256').update(token).digest('hex');
   const cached = context.cache.get(key);
   if (cached && cached.expiresAt > Date.now()) return cached.email;

@@ -47,7 +47,8 @@ export function localIdentityAccounts(options: LocalIdentityAccountsOptions): Id
   return {
     async ensureAccount(email) {
       const answer = (await (await post('/accounts', email)).json()) as { created?: unknown; temporaryPassword?: unknown };
-      if (answer.created === true && typeof answer.temporaryPassword === 'string') return { delivery: 'shown-once', temporaryPassword: answer.temporaryPassword };
+      if (answer.created === true && typeof answer.temporaryPassword === 'string')
+        return { delivery: 'shown-once', temporaryPassword: answer.temporaryPassword };
       return { delivery: 'managed-by-identity-provider' };
     },
     async endSessions(email) {

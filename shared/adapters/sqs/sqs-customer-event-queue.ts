@@ -33,7 +33,13 @@ export class SqsCustomerEventQueue implements CustomerEventQueue {
   async deadLetter(delivery: CustomerEventDelivery): Promise<void> {
     if (!this.deadLetterQueueUrl) throw new Error('the customer events dead-letter queue is not configured for this queue');
     try {
-      await this.sqs.send(new SendMessageCommand({ QueueUrl: this.deadLetterQueueUrl, MessageBody: encodeDelivery(delivery), MessageGroupId: messageGroupIdOf(delivery.organizationId) }));
+      await this.sqs.send(
+        new SendMessageCommand({
+          QueueUrl: this.deadLetterQueueUrl,
+          MessageBody: encodeDelivery(delivery),
+          MessageGroupId: messageGroupIdOf(delivery.organizationId),
+        }),
+      );
     } catch (error) {
       throw storeFault(error);
     }

@@ -61,7 +61,8 @@ export class SqsDeadLetterReplay implements MetaEventsDeadLetters {
       const toDelete = messages.flatMap((message, index) => (resent.has(String(index)) ? [{ Id: String(index), ReceiptHandle: message.ReceiptHandle! }] : []));
       if (toDelete.length > 0) await this.sqs.send(new DeleteMessageBatchCommand({ QueueUrl: this.deadLetterQueueUrl, Entries: toDelete }));
       moved += toDelete.length;
-      if ((sent.Failed ?? []).length > 0) throw new StoreUnavailableError(`metaEvents queue refused ${sent.Failed!.length} replayed messages after ${moved} moved`);
+      if ((sent.Failed ?? []).length > 0)
+        throw new StoreUnavailableError(`metaEvents queue refused ${sent.Failed!.length} replayed messages after ${moved} moved`);
     }
     return moved;
   }

@@ -53,7 +53,12 @@ export class SqsOutboundQueue implements OutboundQueue {
 
   /** Entries SQS refused are sent again (three more tries); a refusal that is the sender's fault is final. */
   private async sendBatch(queueUrl: string, bodies: readonly QueuedBody[], delaySeconds: number | undefined): Promise<void> {
-    let entries = bodies.map(({ body, groupId }, position) => ({ Id: String(position), MessageBody: body, MessageGroupId: groupId, DelaySeconds: delaySeconds }));
+    let entries = bodies.map(({ body, groupId }, position) => ({
+      Id: String(position),
+      MessageBody: body,
+      MessageGroupId: groupId,
+      DelaySeconds: delaySeconds,
+    }));
     for (let attempt = 0; entries.length > 0; attempt += 1) {
       const result = await this.sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: entries }));
       const failed = result.Failed ?? [];

@@ -68,7 +68,12 @@ export class ChunkRun implements LaneWork, RecipientSendState {
     this.pause = setup.pause;
     this.countries = setup.countries;
     this.linkKey = setup.linkKey;
-    this.session = openSendSession(dependencies, { accountKey: message.wabaId, messagesPerSecond: setup.pacing.messagesPerSecond }, settings, chunkWorkerBudget(settings));
+    this.session = openSendSession(
+      dependencies,
+      { accountKey: message.wabaId, messagesPerSecond: setup.pacing.messagesPerSecond },
+      settings,
+      chunkWorkerBudget(settings),
+    );
     this.outcomes = new ChunkOutcomes(broadcasts, message, settings, clock);
     this.budgetEnd = budgetEndOf(settings, clock, invocation);
     this.sendApi = SendApiChoice.of(message);

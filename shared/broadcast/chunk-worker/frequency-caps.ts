@@ -101,7 +101,12 @@ export class FrequencyCapCheck {
    * @example
    * const report = await FrequencyCapCheck.holdDeferred(caps, dependencies, message, await run.finish());
    */
-  static async holdDeferred(check: FrequencyCapCheck | undefined, dependencies: WaitingDependencies, message: OutboundMessage, report: ChunkReport): Promise<ChunkReport> {
+  static async holdDeferred(
+    check: FrequencyCapCheck | undefined,
+    dependencies: WaitingDependencies,
+    message: OutboundMessage,
+    report: ChunkReport,
+  ): Promise<ChunkReport> {
     if (!check || check.deferred.length === 0) return report;
     return holdWaiting(dependencies, message, check.deferred, report);
   }

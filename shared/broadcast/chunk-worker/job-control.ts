@@ -76,22 +76,29 @@ export async function readJobGo(
   const [stored, state] = await Promise.all([dependencies.broadcasts.readJobControl(message.jobId), readTemplateState()]);
   // A chunk whose job item is gone has nothing to be held by (the chunk item decides whether it runs).
   const control = stored ?? { cancelled: false, createdAt: new Date(0).toISOString() };
-  const templateState = state && state.at.getTime() > Date.parse(control.createdAt) - EVENT_TIME_RESOLUTION_MS ? { status: state.status, at: state.at.getTime() } : undefined;
+  const templateState =
+    state && state.at.getTime() > Date.parse(control.createdAt) - EVENT_TIME_RESOLUTION_MS ? { status: state.status, at: state.at.getTime() } : undefined;
   const go: JobGo = control.cancelled
     ? { kind: 'cancelled' }
     : control.pause && isHeldUntilResumed(control.pause)
       ? { kind: 'paused', reason: control.pause.reason, untilResumed: true, pause: control.pause }
       : templateState && templateState.status !== 'APPROVED'
-      ? { kind: 'paused', reason: `TEMPLATE_${templateState.status}` }
-      : { kind: 'go' };
+        ? { kind: 'paused', reason: `TEMPLATE_${templateState.status}` }
+        : { kind: 'go' };
   return { go, control, ...(templateState ? { templateState } : {}) };
 }
 
 const templateStateOf = (dependencies: Pick<ControlDependencies, 'templateStates'>, message: OutboundMessage): Promise<TemplateState | undefined> =>
-  message.kind === 'template-chunk' ? dependencies.templateStates.stateOf(message.wabaId, message.template.name, message.template.language) : Promise.resolve(undefined);
+  message.kind === 'template-chunk'
+    ? dependencies.templateStates.stateOf(message.wabaId, message.template.name, message.template.language)
+    : Promise.resolve(undefined);
 
 /** The template state read at most every `refreshMs`, the last value reused in between. */
-function cachedTemplateState(read: () => Promise<TemplateState | undefined>, clock: Clock, refreshMs = TEMPLATE_STATE_REFRESH_MS): () => Promise<TemplateState | undefined> {
+function cachedTemplateState(
+  read: () => Promise<TemplateState | undefined>,
+  clock: Clock,
+  refreshMs = TEMPLATE_STATE_REFRESH_MS,
+): () => Promise<TemplateState | undefined> {
   let readAtMs = Number.NEGATIVE_INFINITY;
   let last: Promise<TemplateState | undefined> | undefined;
   return () => {
@@ -187,7 +194,8 @@ export class PauseEnding {
   }
 
   async endIfApproved(view: JobControlView): Promise<void> {
-    const approvedAfter = this.pause && view.templateState?.status === 'APPROVED' && view.templateState.at > Date.parse(this.pause.pausedAt) - EVENT_TIME_RESOLUTION_MS;
+    const approvedAfter =
+      this.pause && view.templateState?.status === 'APPROVED' && view.templateState.at > Date.parse(this.pause.pausedAt) - EVENT_TIME_RESOLUTION_MS;
     if (approvedAfter) await this.end();
   }
 

@@ -9,7 +9,8 @@ import { hasTrackedButtons, withTrackedTokens } from '../../clicks/tracked-butto
  * worker then reads the link key before the first send (once per container).
  */
 export const needsLinkKey = (message: OutboundMessage): boolean =>
-  message.kind === 'template-chunk' && (hasTrackedButtons(message.template.content) || message.recipients.some((recipient) => hasTrackedButtons(recipient.content)));
+  message.kind === 'template-chunk' &&
+  (hasTrackedButtons(message.template.content) || message.recipients.some((recipient) => hasTrackedButtons(recipient.content)));
 
 /**
  * The message's content for `recipient`: the template with its parameters, or the prepared
@@ -23,7 +24,10 @@ export const needsLinkKey = (message: OutboundMessage): boolean =>
  */
 export function messageBodyFor(message: OutboundMessage, recipient: ChunkRecipient, linkKey?: Buffer): Record<string, unknown> {
   const body = message.kind === 'freeform' ? { ...message.body, ...addressOf(recipient.to) } : templateBodyFor(message, recipient, linkKey);
-  return { ...body, biz_opaque_callback_data: callbackDataOf({ kind: 'ledger', jobId: message.jobId, chunkIndex: message.chunkIndex, index: recipient.index }) };
+  return {
+    ...body,
+    biz_opaque_callback_data: callbackDataOf({ kind: 'ledger', jobId: message.jobId, chunkIndex: message.chunkIndex, index: recipient.index }),
+  };
 }
 
 function templateBodyFor(message: Extract<OutboundMessage, { kind: 'template-chunk' }>, recipient: ChunkRecipient, linkKey: Buffer | undefined) {

@@ -52,7 +52,10 @@ export class LanePacing {
  * least one whole upstream timeout and the final flush (the last send it starts may take that long).
  */
 export function budgetEndOf(settings: ChunkWorkerSettings, clock: ProcessChunkDependencies['clock'], invocation: ChunkInvocation): () => number {
-  const marginMs = settings.upstreamTimeoutMs === undefined ? settings.safetyMarginMs : Math.max(settings.safetyMarginMs, settings.upstreamTimeoutMs + FINAL_FLUSH_ALLOWANCE_MS);
+  const marginMs =
+    settings.upstreamTimeoutMs === undefined
+      ? settings.safetyMarginMs
+      : Math.max(settings.safetyMarginMs, settings.upstreamTimeoutMs + FINAL_FLUSH_ALLOWANCE_MS);
   return () => clock.now().getTime() + invocation.remainingTimeMs() - marginMs;
 }
 
@@ -97,7 +100,11 @@ export async function takeAccountTurn(
  * redelivery, so it never counts toward the dead-letter queue), delayed until it should look again
  * (`takeAccountTurn`). Nothing was claimed, so nothing else changes.
  */
-export async function deferToBusyAccount(dependencies: Pick<ProcessChunkDependencies, 'queue'>, message: OutboundMessage, delaySeconds: number): Promise<ChunkReport> {
+export async function deferToBusyAccount(
+  dependencies: Pick<ProcessChunkDependencies, 'queue'>,
+  message: OutboundMessage,
+  delaySeconds: number,
+): Promise<ChunkReport> {
   await dependencies.queue.enqueue([message], { delaySeconds });
   return { sent: 0, failed: 0, unknown: 0, skipped: 0, continued: 0, deferred: message.recipients.length, chunkDone: false };
 }

@@ -67,7 +67,11 @@ function linkKeyOf(dependencies: ProcessChunkDependencies): Promise<Buffer> {
  * const report = await processOutboundChunk(dependencies, decodeOutboundMessage(record.body), { remainingTimeMs: () => context.getRemainingTimeInMillis() });
  * // { sent: 998, failed: 2, unknown: 0, skipped: 0, continued: 0, chunkDone: true }
  */
-export async function processOutboundChunk(dependencies: ProcessChunkDependencies, message: OutboundMessage, invocation: ChunkInvocation): Promise<ChunkReport> {
+export async function processOutboundChunk(
+  dependencies: ProcessChunkDependencies,
+  message: OutboundMessage,
+  invocation: ChunkInvocation,
+): Promise<ChunkReport> {
   if (!(await dependencies.broadcasts.markChunkStarted(message.jobId, message.chunkIndex, dependencies.clock.now()))) {
     // The job was discarded when queueing its other chunks failed: nothing of it may be sent.
     return { ...emptyReport(), skipped: message.recipients.length, chunkDone: true };
@@ -85,7 +89,9 @@ export async function processOutboundChunk(dependencies: ProcessChunkDependencie
   const waitSeconds = await takeAccountTurn(dependencies, windows.message, pacing, invocation);
   if (waitSeconds !== undefined) return deferToBusyAccount(dependencies, windows.message, waitSeconds);
   const countries = new RefusedCountries(dependencies.broadcasts, message.jobId, first.control);
-  const watch = JobGoWatch.of(dependencies, message, cancellationRefreshMs(account.messagesPerSecond, pacing.lanesWanted()), first.go, (control) => countries.learn(control));
+  const watch = JobGoWatch.of(dependencies, message, cancellationRefreshMs(account.messagesPerSecond, pacing.lanesWanted()), first.go, (control) =>
+    countries.learn(control),
+  );
   // Tracked links: the key is read once per container (made on the first tracked send ever).
   const linkKey = needsLinkKey(message) ? await linkKeyOf(dependencies) : undefined;
   // The frequency cap (docs/CAMPAIGNS.md "Frequency caps"): reserved per recipient after its claim (frequency-caps.ts).

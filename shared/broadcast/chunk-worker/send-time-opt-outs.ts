@@ -31,7 +31,10 @@ function optedOutOf(state: SendTimeCheckState): Promise<ReadonlySet<string>> {
   let reading = readings.get(state);
   if (!reading) {
     const { message } = state;
-    reading = state.dependencies.optOuts.suppressedAmong(message.organizationId, message.recipients.map(({ to }) => to));
+    reading = state.dependencies.optOuts.suppressedAmong(
+      message.organizationId,
+      message.recipients.map(({ to }) => to),
+    );
     readings.set(state, reading);
   }
   return reading;

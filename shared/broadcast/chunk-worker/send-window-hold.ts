@@ -95,7 +95,11 @@ export class SendWindowHold {
     const now = dependencies.clock.now().getTime();
     // Read at the close (the send's slot may still lie ahead of now): the next opening after it.
     const waiting = this.closed.map((recipient): WaitingRecipient => {
-      const state = windowState(window, windowZone(window, () => recipientTimeZone(recipient)), new Date(Math.max(now, this.closesAt.get(recipient.index)!)));
+      const state = windowState(
+        window,
+        windowZone(window, () => recipientTimeZone(recipient)),
+        new Date(Math.max(now, this.closesAt.get(recipient.index)!)),
+      );
       return { recipient, until: state.open ? new Date(now) : state.opensAt, why: 'window' };
     });
     return holdWaiting(dependencies, this.message, waiting, report);

@@ -26,7 +26,12 @@ const SETTLE_GROUP_CONCURRENCY = 4;
  * A claim someone else holds: still SENDING means a crashed attempt, whose outcome is unknown →
  * UNKNOWN (never resent). True when this call marked it.
  */
-export async function resolveStaleClaim(dependencies: Pick<SettleDependencies, 'broadcasts' | 'clock'>, chunk: ChunkKey, index: number, existing: LedgerEntry): Promise<boolean> {
+export async function resolveStaleClaim(
+  dependencies: Pick<SettleDependencies, 'broadcasts' | 'clock'>,
+  chunk: ChunkKey,
+  index: number,
+  existing: LedgerEntry,
+): Promise<boolean> {
   return existing.status === 'SENDING' && dependencies.broadcasts.markStaleAsUnknown(chunk.jobId, chunk.chunkIndex, index, dependencies.clock.now());
 }
 
@@ -41,7 +46,13 @@ export async function resolveStaleClaim(dependencies: Pick<SettleDependencies, '
  * await settleRest(dependencies, message, rest, report, 'CANCELLED'); // a cancelled job's rest
  * await settleRest(dependencies, message, rest, report, { status: 'FAILED', failureReasonCode: 'TEMPLATE_PAUSED' });
  */
-export async function settleRest(dependencies: SettleDependencies, chunk: ChunkKey, rest: readonly ChunkRecipient[], report: ChunkReport, as: SettledAs): Promise<ChunkReport> {
+export async function settleRest(
+  dependencies: SettleDependencies,
+  chunk: ChunkKey,
+  rest: readonly ChunkRecipient[],
+  report: ChunkReport,
+  as: SettledAs,
+): Promise<ChunkReport> {
   const { broadcasts, clock } = dependencies;
   const settled: LedgerEntry[] = [];
   const delta = emptyDelta();
@@ -49,7 +60,12 @@ export async function settleRest(dependencies: SettleDependencies, chunk: ChunkK
   for (let start = 0; start < rest.length; start += SETTLE_GROUP_SIZE) groups.push(rest.slice(start, start + SETTLE_GROUP_SIZE));
   const claimNext = async (): Promise<void> => {
     for (let group = groups.shift(); group; group = groups.shift()) {
-      const results = await broadcasts.claimRecipients(chunk.jobId, chunk.chunkIndex, group.map(({ index, to }) => ({ index, to, as })), clock.now());
+      const results = await broadcasts.claimRecipients(
+        chunk.jobId,
+        chunk.chunkIndex,
+        group.map(({ index, to }) => ({ index, to, as })),
+        clock.now(),
+      );
       for (const [position, { index, to }] of group.entries()) {
         const claim = results[position]!;
         if (claim.claimed) settled.push(settledEntry(index, to, clock.now(), as));
@@ -59,7 +75,11 @@ export async function settleRest(dependencies: SettleDependencies, chunk: ChunkK
     }
   };
   await Promise.all(Array.from({ length: Math.min(SETTLE_GROUP_CONCURRENCY, groups.length) }, claimNext));
-  if (settled.length > 0) await broadcasts.recordSettled(chunk.jobId, settled.sort((a, b) => a.index - b.index));
+  if (settled.length > 0)
+    await broadcasts.recordSettled(
+      chunk.jobId,
+      settled.sort((a, b) => a.index - b.index),
+    );
   report.unknown += delta.unknown;
   if (as === 'CANCELLED') report.cancelled = (report.cancelled ?? 0) + settled.length;
   else {

@@ -52,9 +52,17 @@ export function waitingDelaySeconds(now: Date, untils: readonly Date[], recheckS
  * await holdWaiting(dependencies, message, [{ recipient, until: opensAt, why: 'window' }], report);
  * // report.waiting === 1; the recipient comes back in a message delayed until opensAt (at most the re-check)
  */
-export async function holdWaiting(dependencies: WaitingDependencies, message: OutboundMessage, waiting: readonly WaitingRecipient[], report: ChunkReport): Promise<ChunkReport> {
+export async function holdWaiting(
+  dependencies: WaitingDependencies,
+  message: OutboundMessage,
+  waiting: readonly WaitingRecipient[],
+  report: ChunkReport,
+): Promise<ChunkReport> {
   if (waiting.length === 0) return report;
-  const codes = waiting.map(({ recipient, until, why }) => ({ index: recipient.index, code: why === 'window' ? tallyCodes.waitingForWindow(until) : tallyCodes.waitingForCap(until) }));
+  const codes = waiting.map(({ recipient, until, why }) => ({
+    index: recipient.index,
+    code: why === 'window' ? tallyCodes.waitingForWindow(until) : tallyCodes.waitingForCap(until),
+  }));
   await dependencies.broadcasts.recordWaiting(message.jobId, codes);
   const recipients = waiting.map(({ recipient }) => recipient).sort((a, b) => a.index - b.index);
   const delaySeconds = waitingDelaySeconds(

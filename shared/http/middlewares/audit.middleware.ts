@@ -72,7 +72,10 @@ async function recordAnswer(pipeline: PipelineRequest): Promise<void> {
   // The group's build checked that an audited group has its log; a test's stand-in may not.
   if (!auditLog) return;
   const statusCode = pipeline.response?.statusCode ?? 500;
-  const errorCode = pipeline.error !== undefined && pipeline.error !== null && statusCode >= 400 ? describeError(pipeline.error, request.route.surface, request.route).code : undefined;
+  const errorCode =
+    pipeline.error !== undefined && pipeline.error !== null && statusCode >= 400
+      ? describeError(pipeline.error, request.route.surface, request.route).code
+      : undefined;
   const deadline = Date.now() + RETRY_WINDOW_MS;
   const scope: StoreRetryScope = {
     policy: retryPolicy,
@@ -85,7 +88,11 @@ async function recordAnswer(pipeline: PipelineRequest): Promise<void> {
     await callWithRetries(scope, 'auditLog.record', () => auditLog.record(auditEntryOf(request, caller, statusCode, errorCode)));
   } catch (error) {
     // The operation, the request id and the fault's name only: no email, address or message text.
-    logger.error('audit entry not recorded', { action: request.route.operation, auditRequestId: request.requestId, fault: (error as Error)?.name ?? 'unknown' });
+    logger.error('audit entry not recorded', {
+      action: request.route.operation,
+      auditRequestId: request.requestId,
+      fault: (error as Error)?.name ?? 'unknown',
+    });
     dependencies.auditWriteFailed?.();
   }
 }

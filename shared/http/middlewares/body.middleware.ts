@@ -9,7 +9,11 @@ export const MAX_JSON_BODY_BYTES = 5 * 1024 * 1024;
 
 /** POST, PUT and PATCH unless the route says otherwise; any other method only when it says `body: 'json'` (a DELETE of listed members). */
 export const takesJsonBody = (route: RouteDefinition): boolean =>
-  route.body === 'json' || (route.body !== 'multipart' && route.body !== 'none' && route.body !== 'raw' && (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH'));
+  route.body === 'json' ||
+  (route.body !== 'multipart' &&
+    route.body !== 'none' &&
+    route.body !== 'raw' &&
+    (route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH'));
 
 /** Multipart and raw routes get the exact bytes (a raw route caps its own size); JSON routes are refused above the size cap before parsing. */
 export const capBodySize = (): PipelineMiddleware => ({

@@ -13,18 +13,18 @@ export const jsonResponse = (requestId: string, result: HttpResult): APIGatewayP
         body: result.textBody,
       }
     : result.rawBody
-    ? // Binary answers (routes with `binaryResponse`): base64, as Lambda proxy integrations return binary.
-      {
-        statusCode: result.statusCode,
-        headers: { 'Content-Type': 'application/octet-stream', 'X-Request-Id': requestId, ...result.headers },
-        body: result.rawBody.toString('base64'),
-        isBase64Encoded: true,
-      }
-    : {
-        statusCode: result.statusCode,
-        headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...result.headers },
-        body: JSON.stringify(result.body),
-      };
+      ? // Binary answers (routes with `binaryResponse`): base64, as Lambda proxy integrations return binary.
+        {
+          statusCode: result.statusCode,
+          headers: { 'Content-Type': 'application/octet-stream', 'X-Request-Id': requestId, ...result.headers },
+          body: result.rawBody.toString('base64'),
+          isBase64Encoded: true,
+        }
+      : {
+          statusCode: result.statusCode,
+          headers: { 'Content-Type': 'application/json', 'X-Request-Id': requestId, ...result.headers },
+          body: JSON.stringify(result.body),
+        };
 
 /**
  * Every failure becomes the surface's error answer through the one error table; the request log

@@ -51,9 +51,7 @@ export function rateLimitBucket(request: HttpRequest, ownSender: string): { buck
   const limitClass: RateLimitClass = rateLimitClasses[className];
   const caller = request.caller;
   const limitPerMinute =
-    className === 'v1-plan'
-      ? (v1PlanLimits[(caller?.plan ?? 'starter') as keyof typeof v1PlanLimits] ?? v1PlanLimits.starter)
-      : limitClass.perMinute;
+    className === 'v1-plan' ? (v1PlanLimits[(caller?.plan ?? 'starter') as keyof typeof v1PlanLimits] ?? v1PlanLimits.starter) : limitClass.perMinute;
   if (limitPerMinute <= 0) return undefined;
   if (limitClass.scope === 'source-ip') return { bucket: `${className}#ip${request.sourceIp}`, limitPerMinute };
   const scopeValue = isSenderScoped(limitClass.scope) ? `#${ownSender}` : '';

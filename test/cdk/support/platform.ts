@@ -41,10 +41,18 @@ export function synthesizePlatform(
   });
   const platform = createPlatform(app, readSettings(app.node, {}));
   beforeSynth?.(app, platform);
-  return { platform, stateful: Template.fromStack(platform.stateful), api: Template.fromStack(platform.api), operations: Template.fromStack(platform.operations) };
+  return {
+    platform,
+    stateful: Template.fromStack(platform.stateful),
+    api: Template.fromStack(platform.api),
+    operations: Template.fromStack(platform.operations),
+  };
 }
 
-type Resources = Record<string, { Type: string; Properties?: Record<string, any>; DependsOn?: string[] | string; DeletionPolicy?: string; UpdateReplacePolicy?: string }>;
+type Resources = Record<
+  string,
+  { Type: string; Properties?: Record<string, any>; DependsOn?: string[] | string; DeletionPolicy?: string; UpdateReplacePolicy?: string }
+>;
 
 export const resourcesOf = (template: Template, type: string): Resources => template.findResources(type) as Resources;
 
@@ -69,8 +77,7 @@ export function roleStatements(template: Template, name: string): Array<{ Action
     .flatMap((policy) => policy.Properties!.PolicyDocument.Statement);
 }
 
-export const actionsOf = (statement: { Action: string | string[] }): string[] =>
-  Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+export const actionsOf = (statement: { Action: string | string[] }): string[] => (Array.isArray(statement.Action) ? statement.Action : [statement.Action]);
 
 export const allActions = (template: Template, name: string): string[] => roleStatements(template, name).flatMap(actionsOf);
 

@@ -28,7 +28,8 @@ const header = (request: WireRequest, name: string): string => {
 };
 
 /** `Credential=AKID/20260101/us-east-1/dynamodb/aws4_request` → `dynamodb`. */
-export const signedServiceOf = (request: WireRequest): string => /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(header(request, 'authorization'))?.[1] ?? 'unknown';
+export const signedServiceOf = (request: WireRequest): string =>
+  /Credential=[^/]+\/[^/]+\/[^/]+\/([^/]+)\//.exec(header(request, 'authorization'))?.[1] ?? 'unknown';
 
 const tableArn = (name: string): string => (name.startsWith('arn:') ? name : `arn:aws:dynamodb:${localRegion}:${localAccount}:table/${name}`);
 /** `http://host/000000000000/name` → `arn:aws:sqs:<region>:000000000000:name`. */
@@ -37,7 +38,11 @@ export const queueArnOfUrl = (url: string): string => {
   return `arn:aws:sqs:${localRegion}:${account}:${name}`;
 };
 const keyArn = (keyId: string): string =>
-  keyId.startsWith('arn:') ? keyId : keyId.startsWith('alias/') ? `arn:aws:kms:${localRegion}:${localAccount}:${keyId}` : `arn:aws:kms:${localRegion}:${localAccount}:key/${keyId}`;
+  keyId.startsWith('arn:')
+    ? keyId
+    : keyId.startsWith('alias/')
+      ? `arn:aws:kms:${localRegion}:${localAccount}:${keyId}`
+      : `arn:aws:kms:${localRegion}:${localAccount}:key/${keyId}`;
 
 type Input = Record<string, unknown>;
 
@@ -98,7 +103,12 @@ export function awsCallOf(request: WireRequest, tags: ResourceTags): AwsCall {
         return { service, action, resources: ['*'] };
       }
       case 'kms':
-        return { service, action: `kms:${operation}`, resources: [typeof input.KeyId === 'string' ? keyArn(input.KeyId) : '*'], context: encryptionContextKeys(input) };
+        return {
+          service,
+          action: `kms:${operation}`,
+          resources: [typeof input.KeyId === 'string' ? keyArn(input.KeyId) : '*'],
+          context: encryptionContextKeys(input),
+        };
       default:
         return { service, action: `${service}:${operation}`, resources: ['*'] };
     }

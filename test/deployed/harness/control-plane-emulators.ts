@@ -56,7 +56,12 @@ export async function startKmsEmulator(): Promise<KmsEmulator> {
   const server = http.createServer((req, res) => {
     void readBody(req).then((raw) => {
       const operation = String(req.headers['x-amz-target'] ?? '').replace('TrentService.', '');
-      const input = JSON.parse(raw.toString('utf8') || '{}') as { KeyId?: string; Plaintext?: string; CiphertextBlob?: string; EncryptionContext?: Record<string, string> };
+      const input = JSON.parse(raw.toString('utf8') || '{}') as {
+        KeyId?: string;
+        Plaintext?: string;
+        CiphertextBlob?: string;
+        EncryptionContext?: Record<string, string>;
+      };
       if (operation === 'Encrypt') {
         const keyId = keyIdOf(input.KeyId ?? '');
         const material = keys.get(keyId);
@@ -74,7 +79,8 @@ export async function startKmsEmulator(): Promise<KmsEmulator> {
         const keyId = blob.subarray(0, Math.max(0, separator)).toString();
         const material = keys.get(keyId);
         if (!material || separator < 0) return fail(res, 'InvalidCiphertextException', 'The ciphertext is invalid');
-        if (input.KeyId && keyIdOf(input.KeyId) !== keyId) return fail(res, 'IncorrectKeyException', 'The key ID in the request does not identify the key that encrypted the ciphertext');
+        if (input.KeyId && keyIdOf(input.KeyId) !== keyId)
+          return fail(res, 'IncorrectKeyException', 'The key ID in the request does not identify the key that encrypted the ciphertext');
         try {
           const body = blob.subarray(separator + 1);
           const decipher = createDecipheriv('aes-256-gcm', material, body.subarray(0, 12));
@@ -220,10 +226,7 @@ function dueTimeOf(expression: string, timezone: string | undefined): number | u
  * Due schedules are looked for every `tickMs`. A failed target invocation is not retried (AWS
  * retries per the RetryPolicy; the sweep rule is the platform's own net for that).
  */
-export async function startSchedulerEmulator(options: {
-  fire(schedule: StoredSchedule): Promise<void>;
-  tickMs?: number;
-}): Promise<SchedulerEmulator> {
+export async function startSchedulerEmulator(options: { fire(schedule: StoredSchedule): Promise<void>; tickMs?: number }): Promise<SchedulerEmulator> {
   const schedules = new Map<string, StoredSchedule>();
   const firings: Array<{ schedule: StoredSchedule; outcome: 'invoked' | 'failed' }> = [];
   const keyOf = (groupName: string, name: string): string => `${groupName}/${name}`;
@@ -247,7 +250,8 @@ export async function startSchedulerEmulator(options: {
         if (schedules.has(keyOf(groupName, name))) return fail(res, 409, 'ConflictException', `Schedule ${name} already exists.`);
         const expression = String(input.ScheduleExpression ?? '');
         const dueAt = dueTimeOf(expression, input.ScheduleExpressionTimezone as string | undefined);
-        if (dueAt === undefined) return fail(res, 400, 'ValidationException', `The scheduler emulator takes at(yyyy-mm-ddThh:mm:ss) in UTC only, got ${expression}`);
+        if (dueAt === undefined)
+          return fail(res, 400, 'ValidationException', `The scheduler emulator takes at(yyyy-mm-ddThh:mm:ss) in UTC only, got ${expression}`);
         const target = input.Target as StoredSchedule['target'] | undefined;
         if (!target?.Arn || !target.RoleArn) return fail(res, 400, 'ValidationException', 'Target.Arn and Target.RoleArn are required');
         const schedule: StoredSchedule = {
@@ -279,12 +283,15 @@ export async function startSchedulerEmulator(options: {
     for (const [key, schedule] of schedules) {
       if (schedule.state !== 'ENABLED' || schedule.dueAt > now || fired.has(schedule)) continue;
       fired.add(schedule);
-      void options.fire(schedule).then(
-        () => firings.push({ schedule, outcome: 'invoked' }),
-        () => firings.push({ schedule, outcome: 'failed' }),
-      ).finally(() => {
-        if (schedule.actionAfterCompletion === 'DELETE' && schedules.get(key) === schedule) schedules.delete(key);
-      });
+      void options
+        .fire(schedule)
+        .then(
+          () => firings.push({ schedule, outcome: 'invoked' }),
+          () => firings.push({ schedule, outcome: 'failed' }),
+        )
+        .finally(() => {
+          if (schedule.actionAfterCompletion === 'DELETE' && schedules.get(key) === schedule) schedules.delete(key);
+        });
     }
   };
   const timer = setInterval(tick, options.tickMs ?? 250);

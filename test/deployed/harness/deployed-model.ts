@@ -23,7 +23,7 @@ export interface DeployedFunction {
   statements: PolicyStatement[];
 }
 
-const refOf = (value: Json | undefined): string | undefined => ((value as { Ref?: string } | null)?.Ref ?? undefined);
+const refOf = (value: Json | undefined): string | undefined => (value as { Ref?: string } | null)?.Ref ?? undefined;
 const getAttOf = (value: Json | undefined): string | undefined => {
   const argument = (value as { 'Fn::GetAtt'?: Json } | null)?.['Fn::GetAtt'];
   return Array.isArray(argument) ? String(argument[0]) : typeof argument === 'string' ? argument.split('.')[0] : undefined;
@@ -73,7 +73,11 @@ export interface EventSourceMapping {
   reportBatchItemFailures: boolean;
 }
 
-export function eventSourceMappings(assembly: CloudAssembly, resolver: IntrinsicResolver, functionsByKey: ReadonlyMap<string, DeployedFunction>): EventSourceMapping[] {
+export function eventSourceMappings(
+  assembly: CloudAssembly,
+  resolver: IntrinsicResolver,
+  functionsByKey: ReadonlyMap<string, DeployedFunction>,
+): EventSourceMapping[] {
   return resourcesOfType(assembly, 'AWS::Lambda::EventSourceMapping').map(({ stack, logicalId, resource }) => {
     const properties = resource.Properties ?? {};
     const functionLogicalId = refOf(properties.FunctionName) ?? getAttOf(properties.FunctionName);
@@ -132,13 +136,17 @@ export const deployedRoutes = (assembly: CloudAssembly, resolver: IntrinsicResol
 function deployedRestRoutes(assembly: CloudAssembly, resolver: IntrinsicResolver): DeployedRoute[] {
   const routes: DeployedRoute[] = [];
   for (const { stack, logicalId: apiId } of resourcesOfType(assembly, 'AWS::ApiGateway::RestApi')) {
-    const resources = resourcesOfType(assembly, 'AWS::ApiGateway::Resource').filter((entry) => entry.stack === stack && refOf(entry.resource.Properties?.RestApiId) === apiId);
+    const resources = resourcesOfType(assembly, 'AWS::ApiGateway::Resource').filter(
+      (entry) => entry.stack === stack && refOf(entry.resource.Properties?.RestApiId) === apiId,
+    );
     const pathOf = (resourceId: string | undefined): string => {
       const entry = resources.find((candidate) => candidate.logicalId === resourceId);
       if (!entry) return '';
       return `${pathOf(refOf(entry.resource.Properties!.ParentId))}/${String(entry.resource.Properties!.PathPart)}`;
     };
-    const stages = resourcesOfType(assembly, 'AWS::ApiGateway::Stage').filter((entry) => entry.stack === stack && refOf(entry.resource.Properties?.RestApiId) === apiId);
+    const stages = resourcesOfType(assembly, 'AWS::ApiGateway::Stage').filter(
+      (entry) => entry.stack === stack && refOf(entry.resource.Properties?.RestApiId) === apiId,
+    );
     const plans = resourcesOfType(assembly, 'AWS::ApiGateway::UsagePlan').filter((entry) => entry.stack === stack);
     for (const stage of stages) {
       const stageName = String(stage.resource.Properties!.StageName);
@@ -147,9 +155,18 @@ function deployedRestRoutes(assembly: CloudAssembly, resolver: IntrinsicResolver
         const apiStage = ((plan.resource.Properties?.ApiStages as Array<Record<string, Json>> | undefined) ?? []).find(
           (candidate) => refOf(candidate.ApiId) === apiId && refOf(candidate.Stage) === stage.logicalId,
         );
-        return apiStage ? [{ id: String(resolver.resolve({ Ref: plan.logicalId }, stack)), throttle: (apiStage.Throttle ?? {}) as Record<string, { RateLimit: number; BurstLimit: number }> }] : [];
+        return apiStage
+          ? [
+              {
+                id: String(resolver.resolve({ Ref: plan.logicalId }, stack)),
+                throttle: (apiStage.Throttle ?? {}) as Record<string, { RateLimit: number; BurstLimit: number }>,
+              },
+            ]
+          : [];
       });
-      for (const { resource: method } of resourcesOfType(assembly, 'AWS::ApiGateway::Method').filter((entry) => entry.stack === stack && refOf(entry.resource.Properties?.RestApiId) === apiId)) {
+      for (const { resource: method } of resourcesOfType(assembly, 'AWS::ApiGateway::Method').filter(
+        (entry) => entry.stack === stack && refOf(entry.resource.Properties?.RestApiId) === apiId,
+      )) {
         const properties = method.Properties!;
         const resourceId = refOf(properties.ResourceId);
         const resourcePath = resourceId && resources.some((entry) => entry.logicalId === resourceId) ? pathOf(resourceId) : '/';
@@ -184,7 +201,8 @@ function deployedRestRoutes(assembly: CloudAssembly, resolver: IntrinsicResolver
 function deployedHttpApiRoutes(assembly: CloudAssembly, resolver: IntrinsicResolver): DeployedRoute[] {
   const routes: DeployedRoute[] = [];
   for (const { stack, logicalId: apiId } of resourcesOfType(assembly, 'AWS::ApiGatewayV2::Api')) {
-    const ofApi = (type: string) => resourcesOfType(assembly, type).filter((entry) => entry.stack === stack && refOf(entry.resource.Properties?.ApiId) === apiId);
+    const ofApi = (type: string) =>
+      resourcesOfType(assembly, type).filter((entry) => entry.stack === stack && refOf(entry.resource.Properties?.ApiId) === apiId);
     const integrations = ofApi('AWS::ApiGatewayV2::Integration');
     for (const stage of ofApi('AWS::ApiGatewayV2::Stage')) {
       const stageName = String(stage.resource.Properties!.StageName);
@@ -196,7 +214,9 @@ function deployedHttpApiRoutes(assembly: CloudAssembly, resolver: IntrinsicResol
         const integration = integrations.find((candidate) => target.includes(`"${candidate.logicalId}"`))?.resource.Properties;
         if (!integration) throw new Error(`${logicalId} (${routeKey}): no integration of its API`);
         if (integration.IntegrationType !== 'AWS_PROXY' || integration.PayloadFormatVersion !== '1.0') {
-          throw new Error(`${routeKey}: ${String(integration.IntegrationType)} payload ${String(integration.PayloadFormatVersion)}; the harness serves Lambda proxies with payload format 1.0 only`);
+          throw new Error(
+            `${routeKey}: ${String(integration.IntegrationType)} payload ${String(integration.PayloadFormatVersion)}; the harness serves Lambda proxies with payload format 1.0 only`,
+          );
         }
         const functionLogicalId = getAttOf(integration.IntegrationUri) ?? refOf(integration.IntegrationUri);
         const fn = functionLogicalId ? stack.template.Resources[functionLogicalId] : undefined;
@@ -211,7 +231,9 @@ function deployedHttpApiRoutes(assembly: CloudAssembly, resolver: IntrinsicResol
           apiKeyRequired: false,
           usagePlanIds: [],
           methodThrottle:
-            throttle?.ThrottlingRateLimit === undefined ? undefined : { rateLimit: Number(throttle.ThrottlingRateLimit), burstLimit: Number(throttle.ThrottlingBurstLimit) },
+            throttle?.ThrottlingRateLimit === undefined
+              ? undefined
+              : { rateLimit: Number(throttle.ThrottlingRateLimit), burstLimit: Number(throttle.ThrottlingBurstLimit) },
         });
       }
     }

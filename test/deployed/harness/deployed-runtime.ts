@@ -19,7 +19,14 @@ import { startSqsEventSource, type SqsBatchHandler, type SqsEventSource } from '
 import { demoSandboxAccounts, seedDemoTenant, type DemoTenant } from '../../../local/demo-seed';
 import { metaWebhookPath } from '../../../local/local-runtime';
 import { getServices, resetServicesForTests } from '../../../functions/composition';
-import { rateLimitClasses, surfaces, type EndpointGroup, type RateLimitClassName, type RouteDefinition, type SurfaceName } from '../../../runtime-contract/route-manifest';
+import {
+  rateLimitClasses,
+  surfaces,
+  type EndpointGroup,
+  type RateLimitClassName,
+  type RouteDefinition,
+  type SurfaceName,
+} from '../../../runtime-contract/route-manifest';
 import type { HttpMethod } from '../../../runtime-contract/http-types';
 import { startCloudApiSandbox, type CloudApiSandbox, type SandboxOptions } from '../../../sandbox/cloud-api-sandbox';
 import { IntrinsicResolver, localRegion, resourcesOfType, resourceKey, type CloudAssembly, type Json } from './cloud-assembly';
@@ -71,7 +78,9 @@ const endpointVariables = ['DYNAMODB_ENDPOINT', 'SQS_ENDPOINT', 'KMS_ENDPOINT', 
 function queuesInOrder(assembly: CloudAssembly): ReturnType<typeof resourcesOfType> {
   const all = resourcesOfType(assembly, 'AWS::SQS::Queue');
   const targetOf = (entry: (typeof all)[number]): string | undefined => {
-    const target = (entry.resource.Properties?.RedrivePolicy as { deadLetterTargetArn?: Json } | undefined)?.deadLetterTargetArn as { 'Fn::GetAtt'?: string[] } | undefined;
+    const target = (entry.resource.Properties?.RedrivePolicy as { deadLetterTargetArn?: Json } | undefined)?.deadLetterTargetArn as
+      | { 'Fn::GetAtt'?: string[] }
+      | undefined;
     return target?.['Fn::GetAtt']?.[0];
   };
   return [...all.filter((entry) => !targetOf(entry)), ...all.filter((entry) => targetOf(entry))];
@@ -123,7 +132,8 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
         AttributeDefinitions: properties.AttributeDefinitions,
         KeySchema: properties.KeySchema,
         BillingMode: properties.BillingMode ?? 'PROVISIONED',
-        ProvisionedThroughput: properties.ProvisionedThroughput ?? (properties.BillingMode === 'PAY_PER_REQUEST' ? undefined : { ReadCapacityUnits: 5, WriteCapacityUnits: 5 }),
+        ProvisionedThroughput:
+          properties.ProvisionedThroughput ?? (properties.BillingMode === 'PAY_PER_REQUEST' ? undefined : { ReadCapacityUnits: 5, WriteCapacityUnits: 5 }),
         GlobalSecondaryIndexes: properties.GlobalSecondaryIndexes,
         LocalSecondaryIndexes: properties.LocalSecondaryIndexes,
       } as unknown as CreateTableCommandInput;
@@ -159,7 +169,13 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
 
     const functions = deployedFunctions(assembly, resolver);
     const ledger = new IamLedger();
-    const upstreams: Record<string, string> = { dynamodb: dynalite.endpoint, sqs: fauxqs.endpoint, kms: kms.endpoint, apigateway: apiGateway.endpoint, scheduler: scheduler.endpoint };
+    const upstreams: Record<string, string> = {
+      dynamodb: dynalite.endpoint,
+      sqs: fauxqs.endpoint,
+      kms: kms.endpoint,
+      apigateway: apiGateway.endpoint,
+      scheduler: scheduler.endpoint,
+    };
     const hosts = new Map<string, FunctionHost>();
     const proxies = new Map<string, string>();
     const environments: Record<string, Record<string, string>> = {};
@@ -225,7 +241,9 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
 
     // The gateway: the template's methods; the runtime contract only lends each stage its gateway responses.
     const routes = deployedRoutes(assembly, resolver);
-    const surfaceOfStage = new Map((Object.entries(surfaces) as Array<[SurfaceName, (typeof surfaces)[SurfaceName]]>).map(([name, surface]) => [surface.stage, name]));
+    const surfaceOfStage = new Map(
+      (Object.entries(surfaces) as Array<[SurfaceName, (typeof surfaces)[SurfaceName]]>).map(([name, surface]) => [surface.stage, name]),
+    );
     const anyRateLimitClass = Object.keys(rateLimitClasses)[0] as RateLimitClassName;
     const gatewayRoutes: RouteDefinition[] = [];
     const settingsByRoute = new Map<RouteDefinition, DeployedRoute>();
@@ -337,7 +355,10 @@ export async function startDeployedRuntime(options: DeployedRuntimeOptions): Pro
 }
 
 /** The bundled request-authorizer's host as the gateway's authorizer, when the assembly has one. */
-function requestAuthorizerOf(functions: readonly DeployedFunction[], hostOf: (key: string) => FunctionHost): { loadRequestAuthorizer?: () => Promise<AuthorizerHandler> } {
+function requestAuthorizerOf(
+  functions: readonly DeployedFunction[],
+  hostOf: (key: string) => FunctionHost,
+): { loadRequestAuthorizer?: () => Promise<AuthorizerHandler> } {
   const authorizer = functions.find((fn) => fn.name === requestAuthorizer.functionName);
   if (!authorizer) return {};
   return { loadRequestAuthorizer: async () => ((event, context) => hostOf(authorizer.key).invoke(event, context.awsRequestId)) as AuthorizerHandler };

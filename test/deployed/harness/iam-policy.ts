@@ -29,7 +29,13 @@ export interface AwsRequest {
 const list = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 const globToRegExp = (pattern: string, flags: string): RegExp =>
-  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`, flags);
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+    flags,
+  );
 
 export const actionMatches = (pattern: string, action: string): boolean => globToRegExp(pattern, 'i').test(action);
 export const resourceMatches = (pattern: string, resource: string): boolean => globToRegExp(pattern, '').test(resource);
@@ -110,7 +116,10 @@ export function trustAllowsService(trustPolicy: Json, service: string, context: 
     );
   };
   const statements = statementsOf(trustPolicy);
-  return !statements.some((statement) => statement.Effect === 'Deny' && applies(statement)) && statements.some((statement) => statement.Effect === 'Allow' && applies(statement));
+  return (
+    !statements.some((statement) => statement.Effect === 'Deny' && applies(statement)) &&
+    statements.some((statement) => statement.Effect === 'Allow' && applies(statement))
+  );
 }
 
 /** Statements of a resolved policy document. */

@@ -16,7 +16,10 @@ export function plannedLocalResources(assembly: CloudAssembly, queueEndpoint = '
   for (const { stack, logicalId, resource } of resourcesOfType(assembly, 'AWS::SQS::Queue')) {
     const name = typeof resource.Properties?.QueueName === 'string' ? resource.Properties.QueueName : logicalId;
     const url = `${queueEndpoint}/${localAccount}/${name}`;
-    locals.set(resourceKey(stack, logicalId), { ref: url, attributes: { Arn: `arn:aws:sqs:${localRegion}:${localAccount}:${name}`, QueueName: name, QueueUrl: url } });
+    locals.set(resourceKey(stack, logicalId), {
+      ref: url,
+      attributes: { Arn: `arn:aws:sqs:${localRegion}:${localAccount}:${name}`, QueueName: name, QueueUrl: url },
+    });
   }
   for (const { stack, logicalId } of resourcesOfType(assembly, 'AWS::KMS::Key')) {
     const keyId = randomUUID();
@@ -34,7 +37,10 @@ export function plannedLocalResources(assembly: CloudAssembly, queueEndpoint = '
   }
   for (const { stack, logicalId, resource } of resourcesOfType(assembly, 'AWS::IAM::Role')) {
     const name = typeof resource.Properties?.RoleName === 'string' ? resource.Properties.RoleName : logicalId;
-    locals.set(resourceKey(stack, logicalId), { ref: name, attributes: { Arn: `arn:aws:iam::${localAccount}:role/${name}`, RoleId: `AROA${logicalId.slice(-12).toUpperCase()}` } });
+    locals.set(resourceKey(stack, logicalId), {
+      ref: name,
+      attributes: { Arn: `arn:aws:iam::${localAccount}:role/${name}`, RoleId: `AROA${logicalId.slice(-12).toUpperCase()}` },
+    });
   }
   for (const { stack, logicalId, resource } of resourcesOfType(assembly, 'AWS::Scheduler::ScheduleGroup')) {
     const name = typeof resource.Properties?.Name === 'string' ? resource.Properties.Name : logicalId;

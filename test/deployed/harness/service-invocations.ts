@@ -76,7 +76,9 @@ export interface RuleRunner {
  */
 export function startScheduledRules(targets: Targets, intervalMs: number): RuleRunner {
   const { assembly, resolver, ledger } = targets;
-  const permissions = resourcesOfType(assembly, 'AWS::Lambda::Permission').map(({ stack, resource }) => resolver.resolve(resource.Properties as Json, stack) as Record<string, Json>);
+  const permissions = resourcesOfType(assembly, 'AWS::Lambda::Permission').map(
+    ({ stack, resource }) => resolver.resolve(resource.Properties as Json, stack) as Record<string, Json>,
+  );
   const runs: Array<{ label: string; invoke(): Promise<unknown> }> = [];
   for (const { stack, logicalId, resource } of resourcesOfType(assembly, 'AWS::Events::Rule')) {
     const properties = resolver.resolve(resource.Properties as Json, stack) as Record<string, Json>;
@@ -93,21 +95,27 @@ export function startScheduledRules(targets: Targets, intervalMs: number): RuleR
           [fn.physicalName, functionArnOf(fn)].includes(String(permission.FunctionName)) &&
           (permission.SourceArn === undefined || permission.SourceArn === ruleArn),
       );
-      ledger.record({ functionName: principal, action: 'lambda:InvokeFunction', resources: [target.Arn], denied: allowed ? [] : [`${target.Arn} (no resource policy for ${ruleArn})`] });
+      ledger.record({
+        functionName: principal,
+        action: 'lambda:InvokeFunction',
+        resources: [target.Arn],
+        denied: allowed ? [] : [`${target.Arn} (no resource policy for ${ruleArn})`],
+      });
       if (!allowed) continue;
-      const event = target.Input !== undefined
-        ? () => JSON.parse(target.Input!) as unknown
-        : () => ({
-            version: '0',
-            id: randomUUID(),
-            'detail-type': 'Scheduled Event',
-            source: 'aws.events',
-            account: localAccount,
-            time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-            region: localRegion,
-            resources: [ruleArn],
-            detail: {},
-          });
+      const event =
+        target.Input !== undefined
+          ? () => JSON.parse(target.Input!) as unknown
+          : () => ({
+              version: '0',
+              id: randomUUID(),
+              'detail-type': 'Scheduled Event',
+              source: 'aws.events',
+              account: localAccount,
+              time: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+              region: localRegion,
+              resources: [ruleArn],
+              detail: {},
+            });
       runs.push({ label: `${logicalId} → ${fn.name}`, invoke: () => targets.hostOf(fn).invoke(event()) });
     }
   }

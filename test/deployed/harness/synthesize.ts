@@ -17,9 +17,13 @@ export const deployedScheduleMinLeadSeconds = 1;
 export default function synthesize(): void {
   if (process.env.DEPLOYED_ASSEMBLY) return;
   rmSync(assemblyDirectory, { recursive: true, force: true });
-  execFileSync('npx', ['cdk', 'synth', '--quiet', '--no-validation', '--output', assemblyDirectory, '-c', `scheduleMinLeadSeconds=${deployedScheduleMinLeadSeconds}`], {
-    cwd: projectRoot,
-    env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: '1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  execFileSync(
+    'npx',
+    ['cdk', 'synth', '--quiet', '--no-validation', '--output', assemblyDirectory, '-c', `scheduleMinLeadSeconds=${deployedScheduleMinLeadSeconds}`],
+    {
+      cwd: projectRoot,
+      env: { ...process.env, CDK_DISABLE_CLI_TELEMETRY: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
 }

@@ -77,7 +77,11 @@ describe('audiences', () => {
     const read = await call('GET', `/audiences/${audienceId}`);
     expect(read.body.data).toMatchObject({ memberCount: 10_000, byCountry: { '91': 10_000 } });
     // Without the key the same rows are updates, counted once each.
-    expect((await call('POST', `/audiences/${audienceId}/members`, { body: { members: members.slice(0, 3) } })).body.data).toEqual({ added: 0, updated: 3, invalid: [] });
+    expect((await call('POST', `/audiences/${audienceId}/members`, { body: { members: members.slice(0, 3) } })).body.data).toEqual({
+      added: 0,
+      updated: 3,
+      invalid: [],
+    });
     console.info(`10,000 members upserted in one request: ${elapsed} ms`);
   });
 
@@ -108,7 +112,9 @@ describe('audiences', () => {
     const members = (await call('GET', `/audiences/${audienceId}/members`)).body.data.members;
     // The last row of the person wins: its attributes, and the tags it did not give kept from nowhere (absent: empty).
     expect(members).toEqual([{ countryCode: '91', toPhoneNumber: '9000000001', attributes: { city: 'Pune' }, tags: [], updatedAt: expect.any(String) }]);
-    const tooMany = await call('POST', `/audiences/${audienceId}/members`, { body: { members: Array.from({ length: 10_001 }, (_, index) => phoneRow(index)) } });
+    const tooMany = await call('POST', `/audiences/${audienceId}/members`, {
+      body: { members: Array.from({ length: 10_001 }, (_, index) => phoneRow(index)) },
+    });
     expect(tooMany.status).toBe(400);
   });
 
@@ -117,22 +123,37 @@ describe('audiences', () => {
     const { organizationId } = runtime.demo;
     const inbox = inboxRepositorySection(createCompositionContext(getServices().config), dynamoDbClients(createCompositionContext(getServices().config)))();
     await inbox.recordPair(organizationId, { phoneNumber: '447700900123', userId: 'GB.77001', at: '2026-05-04T08:00:00.000Z' });
-    await call('POST', `/audiences/${audienceId}/members`, { body: { members: [{ countryCode: '44', toPhoneNumber: '07700900123', attributes: { first_name: 'Ada' }, tags: ['vip'] }] } });
-    const merged = await call('POST', `/audiences/${audienceId}/members`, { body: { members: [{ userId: 'GB.77001', attributes: { first_name: 'Ada L.' } }, { userId: 'GB.77002' }] } });
+    await call('POST', `/audiences/${audienceId}/members`, {
+      body: { members: [{ countryCode: '44', toPhoneNumber: '07700900123', attributes: { first_name: 'Ada' }, tags: ['vip'] }] },
+    });
+    const merged = await call('POST', `/audiences/${audienceId}/members`, {
+      body: { members: [{ userId: 'GB.77001', attributes: { first_name: 'Ada L.' } }, { userId: 'GB.77002' }] },
+    });
     expect(merged.body.data).toEqual({ added: 1, updated: 1, invalid: [] });
     const members = (await call('GET', `/audiences/${audienceId}/members`)).body.data.members;
     expect(members).toEqual([
-      { countryCode: '44', toPhoneNumber: '07700900123', userId: 'GB.77001', attributes: { first_name: 'Ada L.' }, tags: ['vip'], updatedAt: expect.any(String) },
+      {
+        countryCode: '44',
+        toPhoneNumber: '07700900123',
+        userId: 'GB.77001',
+        attributes: { first_name: 'Ada L.' },
+        tags: ['vip'],
+        updatedAt: expect.any(String),
+      },
       { countryCode: '', toPhoneNumber: '', userId: 'GB.77002', attributes: {}, tags: [], updatedAt: expect.any(String) },
     ]);
-    const removed = await call('DELETE', `/audiences/${audienceId}/members`, { body: { members: [{ userId: 'GB.77001' }, { countryCode: '44', toPhoneNumber: '7700900999' }] } });
+    const removed = await call('DELETE', `/audiences/${audienceId}/members`, {
+      body: { members: [{ userId: 'GB.77001' }, { countryCode: '44', toPhoneNumber: '7700900999' }] },
+    });
     expect(removed.body.data).toEqual({ removed: 1, invalid: [] });
     expect((await call('GET', `/audiences/${audienceId}`)).body.data).toMatchObject({ memberCount: 1, byCountry: { '44': 1 } });
   });
 
   it('pages members as CSV with the next cursor in X-Next-Cursor, and counts opted-out members', async () => {
     const audienceId = await create('CSV');
-    const rows = Array.from({ length: 5 }, (_, index) => phoneRow(100 + index, { attributes: { city: index === 0 ? 'Pune, MH' : 'Delhi', n: index }, tags: ['a', 'b'] }));
+    const rows = Array.from({ length: 5 }, (_, index) =>
+      phoneRow(100 + index, { attributes: { city: index === 0 ? 'Pune, MH' : 'Delhi', n: index }, tags: ['a', 'b'] }),
+    );
     await call('POST', `/audiences/${audienceId}/members`, { body: { members: rows } });
     const v1 = (body: unknown) => runtime.call('POST', '/v1/opt-outs', { headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` }, body });
     expect((await v1({ phoneNumber: '919000000101' })).status).toBeLessThan(300);
@@ -150,14 +171,22 @@ describe('audiences', () => {
       pages += 1;
     } while (cursor);
     expect(pages).toBe(3);
-    expect(lines).toEqual(['91,9000000100,,a|b,"Pune, MH",0', '91,9000000101,,a|b,Delhi,1', '91,9000000102,,a|b,Delhi,2', '91,9000000103,,a|b,Delhi,3', '91,9000000104,,a|b,Delhi,4']);
+    expect(lines).toEqual([
+      '91,9000000100,,a|b,"Pune, MH",0',
+      '91,9000000101,,a|b,Delhi,1',
+      '91,9000000102,,a|b,Delhi,2',
+      '91,9000000103,,a|b,Delhi,3',
+      '91,9000000104,,a|b,Delhi,4',
+    ]);
     expect((await call('GET', `/audiences/${audienceId}`)).body.data).toMatchObject({ memberCount: 5, optedOutCount: 1 });
     expect((await call('GET', `/audiences/${audienceId}/members?cursor=${Buffer.from('{"a":"aud_x","k":"1"}').toString('base64url')}`)).status).toBe(400);
   });
 
   it('the contacts audience reflects v1 contacts with their tags and attributes and is read-only', async () => {
     const v1 = (body: unknown) => runtime.call('POST', '/v1/contacts', { headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` }, body });
-    expect((await v1({ phoneNumber: '447700900888', name: 'Grace', email: 'grace@example.com', tags: ['VIP'], attributes: { city: 'Leeds' } })).status).toBe(201);
+    expect((await v1({ phoneNumber: '447700900888', name: 'Grace', email: 'grace@example.com', tags: ['VIP'], attributes: { city: 'Leeds' } })).status).toBe(
+      201,
+    );
     const read = await call('GET', '/audiences/contacts');
     expect(read.status).toBe(200);
     expect(read.body.data.memberCount).toBeGreaterThanOrEqual(1);
@@ -169,7 +198,13 @@ describe('audiences', () => {
       members.push(...page.body.data.members);
       cursor = page.body.data.nextCursor;
     } while (cursor);
-    expect(members).toContainEqual({ countryCode: '44', toPhoneNumber: '7700900888', attributes: { city: 'Leeds', name: 'Grace', email: 'grace@example.com' }, tags: ['vip'], updatedAt: expect.any(String) });
+    expect(members).toContainEqual({
+      countryCode: '44',
+      toPhoneNumber: '7700900888',
+      attributes: { city: 'Leeds', name: 'Grace', email: 'grace@example.com' },
+      tags: ['vip'],
+      updatedAt: expect.any(String),
+    });
     const write = await call('POST', '/audiences/contacts/members', { body: { members: [phoneRow(1)] } });
     expect(write.status).toBe(409);
     expect(write.body.data.error.message).toContain('/v1/contacts');
@@ -188,7 +223,9 @@ describe('audiences', () => {
       await call('DELETE', `/audiences/${audienceId}`, { key }),
     ];
     expect(answers.map((answer) => [answer.status, answer.body.data?.error?.code])).toEqual(Array(6).fill([404, 'AUDIENCE_NOT_FOUND']));
-    expect((await call('GET', '/audiences', { key })).body.data.audiences.map((audience: { audienceId: string }) => audience.audienceId)).not.toContain(audienceId);
+    expect((await call('GET', '/audiences', { key })).body.data.audiences.map((audience: { audienceId: string }) => audience.audienceId)).not.toContain(
+      audienceId,
+    );
     expect((await call('GET', `/audiences/${audienceId}`)).body.data).toMatchObject({ memberCount: 1 });
   });
 });

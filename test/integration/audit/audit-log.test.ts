@@ -13,7 +13,8 @@ jest.setTimeout(120_000);
 describe('audit log', () => {
   let runtime: TestRuntime;
   let key: { secret: string; credentialId: string };
-  const call = (method: string, path: string, body?: unknown, secret = key.secret) => runtime.call(method, `${BASE}${path}`, { headers: keyHeader(secret), body });
+  const call = (method: string, path: string, body?: unknown, secret = key.secret) =>
+    runtime.call(method, `${BASE}${path}`, { headers: keyHeader(secret), body });
   const auditLog = async (query = '', secret = key.secret) => {
     const response = await call('GET', `/audit-log${query}`, undefined, secret);
     expect(response.status).toBe(200);
@@ -97,13 +98,19 @@ describe('audit log', () => {
     // Another organization's actor id reads exactly as one that does not exist.
     expect(await auditLog(`?actorId=${other.credentialId}`)).toEqual(await auditLog('?actorId=cred_doesNotExist'));
     expect((await call('POST', '/audiences', { name: 'Theirs' }, other.secret)).status).toBe(201);
-    expect((await auditLog('', other.secret)).entries.map((entry) => [entry.action, entry.actor.credentialId])).toEqual([['createAudience', other.credentialId]]);
+    expect((await auditLog('', other.secret)).entries.map((entry) => [entry.action, entry.actor.credentialId])).toEqual([
+      ['createAudience', other.credentialId],
+    ]);
     expect((await auditLog()).entries).toHaveLength(done.length);
   });
 
   it('names the field of a bad query, refuses a foreign cursor, and a key bound to a sender', async () => {
     const bad = await call('GET', '/audit-log?limit=0');
-    expect([bad.status, bad.body.data.error.code, bad.body.message]).toEqual([400, 'VALIDATION_FAILED', expect.stringContaining('limit must be a whole number from 1 to 100')]);
+    expect([bad.status, bad.body.data.error.code, bad.body.message]).toEqual([
+      400,
+      'VALIDATION_FAILED',
+      expect.stringContaining('limit must be a whole number from 1 to 100'),
+    ]);
     const badAction = await call('GET', '/audit-log?action=drop%20table');
     expect([badAction.status, badAction.body.message]).toEqual([400, expect.stringContaining('action must be an operation name')]);
     const cursor = await call('GET', '/audit-log?cursor=bm90LWEtY3Vyc29y');

@@ -47,7 +47,17 @@ function setup(jobId: string, recipients: number) {
     clock: systemClock,
     sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     random: Math.random,
-    settings: { maxInFlight: 16, maxAttempts: 3, backoff: { baseMs: 5, maxMs: 20 }, rateLimitHoldMs: 20, safetyMarginMs: 1000, outcomeBatchSize: 25, flushIntervalMs: 250, pauseRecheckSeconds: 60, templatePauseTimeoutMs: 3_600_000 },
+    settings: {
+      maxInFlight: 16,
+      maxAttempts: 3,
+      backoff: { baseMs: 5, maxMs: 20 },
+      rateLimitHoldMs: 20,
+      safetyMarginMs: 1000,
+      outcomeBatchSize: 25,
+      flushIntervalMs: 250,
+      pauseRecheckSeconds: 60,
+      templatePauseTimeoutMs: 3_600_000,
+    },
     templateStates: new InMemoryTemplateStates(),
     optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()),
   };

@@ -29,7 +29,7 @@ afterAll(async () => {
 describe('rate-limit counter: an applied increment that timed out', () => {
   const now = new Date('2026-03-01T09:15:20.000Z');
 
-  it('is the request\'s own admission, counted once, not a refusal', async () => {
+  it("is the request's own admission, counted once, not a refusal", async () => {
     const { documentClient, faults, client } = clientLosingAppliedWrites(dynamo.endpoint);
     const limiter = new DynamoDbRateLimiter(documentClient, dynamo.tableNames.rateLimits);
     const bucket = unique('send#key');
@@ -71,7 +71,12 @@ describe('idempotency claim: an applied in-progress put that timed out', () => {
 
   it('control: the library alone reads its own retried claim as another request in progress', async () => {
     const { client, faults } = clientLosingAppliedWrites(dynamo.endpoint);
-    const persistenceStore = new DynamoDBPersistenceLayer({ tableName: dynamo.tableNames.idempotency, awsSdkV3Client: client, keyAttr: 'pk', expiryAttr: 'expiresAt' });
+    const persistenceStore = new DynamoDBPersistenceLayer({
+      tableName: dynamo.tableNames.idempotency,
+      awsSdkV3Client: client,
+      keyAttr: 'pk',
+      expiryAttr: 'expiresAt',
+    });
     const config = new IdempotencyConfig({ eventKeyJmesPath: 'key' });
     config.registerLambdaContext({ getRemainingTimeInMillis: () => 20_000 } as Context);
     const work = jest.fn(async () => ({ ok: true }));
@@ -100,7 +105,7 @@ describe('idempotency claim: an applied in-progress put that timed out', () => {
     client.destroy();
   });
 
-  it('still refuses a claim that is really another request\'s', async () => {
+  it("still refuses a claim that is really another request's", async () => {
     const { client } = clientLosingAppliedWrites(dynamo.endpoint);
     const guard = new PowertoolsIdempotencyGuard(client, dynamo.tableNames.idempotency);
     const key = unique('broadcast#org_1#key');

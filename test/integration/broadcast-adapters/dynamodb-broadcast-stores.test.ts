@@ -152,7 +152,11 @@ describe('DynamoDB broadcast stores', () => {
     await repository.createJob(job, [6]);
     await repository.markChunkStarted(job.jobId, 0, now);
     await claimAll(job.jobId, 0, [0, 1, 2, 3, 4, 5]);
-    await repository.recordOutcomes(job.jobId, 0, [outcome(0, 'SENT'), outcome(1, 'SENT'), outcome(2, 'FAILED', { failureReasonCode: 'INVALID_PHONE_NUMBER' })]);
+    await repository.recordOutcomes(job.jobId, 0, [
+      outcome(0, 'SENT'),
+      outcome(1, 'SENT'),
+      outcome(2, 'FAILED', { failureReasonCode: 'INVALID_PHONE_NUMBER' }),
+    ]);
     // Live counters that ran ahead (a duplicate delivery counted twice) and a reason that will vanish.
     await repository.addChunkProgress(job.jobId, 0, { sent: 4, failed: 2, unknown: 0, failuresByReason: { INVALID_PHONE_NUMBER: 1, '131000': 1 } });
 
@@ -249,12 +253,15 @@ describe('DynamoDB broadcast stores', () => {
   });
 
   describe('read side', () => {
-    const listedOf = (count: number) => Array.from({ length: count }, (_, index) => ({ index, countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}` }));
+    const listedOf = (count: number) =>
+      Array.from({ length: count }, (_, index) => ({ index, countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}` }));
 
     it('stores the recipients in one small item per chunk and reads them back with the ledger and its delivery facts', async () => {
       const job = newJob([1000, 2]);
       await repository.createJob(job, [1000, 2], [...listedOf(1002).slice(0, 1001), { index: 1001, countryCode: '1\t2', toPhoneNumber: 'x'.repeat(100) }]);
-      const stored = await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: { pk: `JOB#${job.jobId}`, sk: 'RECIPIENTS#0000' } }));
+      const stored = await dynamo.documentClient.send(
+        new GetCommand({ TableName: dynamo.tableNames.messaging, Key: { pk: `JOB#${job.jobId}`, sk: 'RECIPIENTS#0000' } }),
+      );
       // About 14 bytes a recipient deflated to ~4: one write of a few KB for a chunk of 1,000.
       expect(stored.Item?.recipients).toBeUndefined();
       expect(stored.Item?.recipientsDeflated).toBeInstanceOf(Uint8Array);
@@ -303,8 +310,13 @@ describe('DynamoDB broadcast stores', () => {
     it('reads chunks and tally codes in one progress read; discarding the job deletes its recipients and tallies too', async () => {
       const job = newJob([60]);
       await repository.createJob(job, [60], listedOf(60));
-      for (const [bucket, codes] of [[0, { r00000: '3D', r00049: '1S' }], [1, { r00050: '2F:131049' }]] as const) {
-        await dynamo.documentClient.send(new PutCommand({ TableName: dynamo.tableNames.messaging, Item: { pk: `JOB#${job.jobId}`, sk: `TALLY#000${bucket}`, ...codes } }));
+      for (const [bucket, codes] of [
+        [0, { r00000: '3D', r00049: '1S' }],
+        [1, { r00050: '2F:131049' }],
+      ] as const) {
+        await dynamo.documentClient.send(
+          new PutCommand({ TableName: dynamo.tableNames.messaging, Item: { pk: `JOB#${job.jobId}`, sk: `TALLY#000${bucket}`, ...codes } }),
+        );
       }
       const progress = await repository.getJobProgress(job.jobId);
       expect(progress.chunks).toEqual([expect.objectContaining({ chunkIndex: 0, recipientCount: 60 })]);
@@ -316,7 +328,12 @@ describe('DynamoDB broadcast stores', () => {
 
       await repository.discardJob(job.jobId);
       const left = await dynamo.documentClient.send(
-        new QueryCommand({ TableName: dynamo.tableNames.messaging, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `JOB#${job.jobId}` }, ConsistentRead: true }),
+        new QueryCommand({
+          TableName: dynamo.tableNames.messaging,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': `JOB#${job.jobId}` },
+          ConsistentRead: true,
+        }),
       );
       expect(left.Items).toEqual([]);
     });

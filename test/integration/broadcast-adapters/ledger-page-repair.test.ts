@@ -43,16 +43,34 @@ const listed = (index: number, countryCode: string, toPhoneNumber: string): JobR
 const brokenValue = `F${now.getTime().toString(36)}|0|||||INVALID_PHONE_NUMBER`;
 const setEntry = (jobId: string, index: number, value: string) =>
   dynamo.documentClient.send(
-    new UpdateCommand({ TableName: dynamo.tableNames.messaging, Key: ledgerPageKey(jobId, 0, index), UpdateExpression: 'SET #e = :v', ExpressionAttributeNames: { '#e': `e${index % 8}` }, ExpressionAttributeValues: { ':v': value } }),
+    new UpdateCommand({
+      TableName: dynamo.tableNames.messaging,
+      Key: ledgerPageKey(jobId, 0, index),
+      UpdateExpression: 'SET #e = :v',
+      ExpressionAttributeNames: { '#e': `e${index % 8}` },
+      ExpressionAttributeValues: { ':v': value },
+    }),
   );
 
 /** A job of 4 as the broken accept and a dead-lettered chunk left it: 0 sent, 1 refused (broken), 2 never claimed, 3 claimed by a crashed worker. */
 async function stuckJob(): Promise<string> {
   const jobId = freshJobId();
   const { broadcasts } = ports;
-  await broadcasts.createJob(job(jobId, 4, 1000), [4], [listed(0, '91', '9800000000'), listed(1, '', ''), listed(2, '91', '09800000002'), listed(3, '91', '9800000003')]);
+  await broadcasts.createJob(
+    job(jobId, 4, 1000),
+    [4],
+    [listed(0, '91', '9800000000'), listed(1, '', ''), listed(2, '91', '09800000002'), listed(3, '91', '9800000003')],
+  );
   await broadcasts.markChunkStarted(jobId, 0, now);
-  await broadcasts.claimRecipients(jobId, 0, [{ index: 0, to: '919800000000' }, { index: 3, to: '919800000003' }], now);
+  await broadcasts.claimRecipients(
+    jobId,
+    0,
+    [
+      { index: 0, to: '919800000000' },
+      { index: 3, to: '919800000003' },
+    ],
+    now,
+  );
   await broadcasts.recordOutcomes(jobId, 0, [outcome(0, 'SENT', { to: '919800000000', messageId: `wamid.${jobId}.0` })]);
   await setEntry(jobId, 1, brokenValue);
   return jobId;
@@ -93,17 +111,24 @@ describe('repair-ledger-pages', () => {
     await setEntry(jobId, 1, 'not an entry');
     const report = await runLedgerRepairAdminCommand(ports, 'repair-ledger-pages', { job: jobId });
     expect(report).toMatchObject({ statusBefore: 'PROCESSING', status: 'PROCESSING', chunks: [{ rewritten: [], unrepairable: [1], settled: 0, done: false }] });
-    const page = await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: ledgerPageKey(jobId, 0, 1), ConsistentRead: true }));
+    const page = await dynamo.documentClient.send(
+      new GetCommand({ TableName: dynamo.tableNames.messaging, Key: ledgerPageKey(jobId, 0, 1), ConsistentRead: true }),
+    );
     expect(page.Item?.e1).toBe('not an entry');
     await expect(runLedgerRepairAdminCommand(ports, 'repair-ledger-pages', { job: 'pub_none' })).rejects.toThrow('Job pub_none does not exist');
-    await expect(runLedgerRepairAdminCommand(ports, 'repair-ledger-pages', { job: jobId, force: 'true' })).rejects.toThrow('Unknown flag(s) for repair-ledger-pages: --force');
+    await expect(runLedgerRepairAdminCommand(ports, 'repair-ledger-pages', { job: jobId, force: 'true' })).rejects.toThrow(
+      'Unknown flag(s) for repair-ledger-pages: --force',
+    );
   });
 
   it('settles an unfinished chunk without broken entries only when told to (a rerun after a fault)', async () => {
     const jobId = freshJobId();
     await ports.broadcasts.createJob(job(jobId, 2, 1000), [2], [listed(0, '91', '9800000000'), listed(1, '91', '9800000001')]);
     await ports.broadcasts.markChunkStarted(jobId, 0, now);
-    expect(await runLedgerRepairAdminCommand(ports, 'repair-ledger-pages', { job: jobId })).toMatchObject({ status: 'PROCESSING', chunks: [{ settled: 0, done: false }] });
+    expect(await runLedgerRepairAdminCommand(ports, 'repair-ledger-pages', { job: jobId })).toMatchObject({
+      status: 'PROCESSING',
+      chunks: [{ settled: 0, done: false }],
+    });
     expect(await runLedgerRepairAdminCommand(ports, 'repair-ledger-pages', { job: jobId, 'settle-unfinished': 'true' })).toMatchObject({
       status: 'FAILED',
       chunks: [{ rewritten: [], settled: 2, done: true }],

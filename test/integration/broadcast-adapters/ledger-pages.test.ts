@@ -35,7 +35,9 @@ const newJob = async (recipients: number): Promise<string> => {
   return jobId;
 };
 const pageEntries = async (jobId: string, index: number) => {
-  const page = await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: ledgerPageKey(jobId, 0, index), ConsistentRead: true }));
+  const page = await dynamo.documentClient.send(
+    new GetCommand({ TableName: dynamo.tableNames.messaging, Key: ledgerPageKey(jobId, 0, index), ConsistentRead: true }),
+  );
   return page.Item ? decodeLedgerPage(page.Item) : [];
 };
 
@@ -48,7 +50,12 @@ describe('ledger pages', () => {
     // One write for the group (one page), lost once and retried: the retry's refusal read back as ours.
     expect(faults).toEqual({ lost: 1, attempts: 2 });
     const stored = await pageEntries(jobId, 0);
-    expect(stored.map(({ entry }) => [entry.index, entry.status])).toEqual([[0, 'SENDING'], [1, 'SENDING'], [2, 'SENDING'], [3, 'SENDING']]);
+    expect(stored.map(({ entry }) => [entry.index, entry.status])).toEqual([
+      [0, 'SENDING'],
+      [1, 'SENDING'],
+      [2, 'SENDING'],
+      [3, 'SENDING'],
+    ]);
     expect(new Set(stored.map(({ token }) => token)).size).toBe(1);
     // Another claimer of the same recipients gets them as someone's.
     expect(await repository.claimRecipients(jobId, 0, claims([2, 3]), later)).toEqual([
@@ -96,7 +103,14 @@ describe('ledger pages', () => {
     expect(entries.get(2)).toEqual(sent);
     expect(entries.get(3)).toEqual(failed);
     expect(entries.has(4)).toBe(false);
-    expect(entries.get(5)).toEqual({ index: 5, to: to(5), status: 'UNKNOWN', failureReasonCode: 'UNKNOWN_OUTCOME: interrupted attempt', attempts: 0, updatedAt: later.toISOString() });
+    expect(entries.get(5)).toEqual({
+      index: 5,
+      to: to(5),
+      status: 'UNKNOWN',
+      failureReasonCode: 'UNKNOWN_OUTCOME: interrupted attempt',
+      attempts: 0,
+      updatedAt: later.toISOString(),
+    });
     expect(entries.size).toBe(indexes.length - 1);
     await expect(repository.findByMessageId(`wamid.${jobId}.2`)).resolves.toEqual({ jobId, chunkIndex: 0, entry: sent });
   });
@@ -109,11 +123,17 @@ describe('ledger pages', () => {
     expect(results[1]).toEqual({ claimed: false, existing: expect.objectContaining({ index: 1, status: 'SENDING' }) });
     expect([results[0], results[2]]).toEqual([{ claimed: true }, { claimed: true }]);
     expect(await repository.markStaleAsUnknown(jobId, 0, 1, later)).toBe(true);
-    const older = await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.ledger(jobId, 0, 1), ConsistentRead: true }));
+    const older = await dynamo.documentClient.send(
+      new GetCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.ledger(jobId, 0, 1), ConsistentRead: true }),
+    );
     expect(older.Item).toMatchObject({ status: 'UNKNOWN' });
     await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT', { messageId: `wamid.${jobId}.0` }), outcome(2, 'FAILED', { failureReasonCode: '131026' })]);
     const statuses = (await repository.readChunkRecipients(jobId, 0)).ledger.map(({ entry }: { entry: LedgerEntry }) => [entry.index, entry.status]);
-    expect(statuses).toEqual([[0, 'SENT'], [1, 'UNKNOWN'], [2, 'FAILED']]);
+    expect(statuses).toEqual([
+      [0, 'SENT'],
+      [1, 'UNKNOWN'],
+      [2, 'FAILED'],
+    ]);
     await expect(repository.reconcileChunk(jobId, 0, later)).resolves.toEqual({ done: true });
     expect((await chunkProgressOf(repository, jobId))[0]).toMatchObject({ sent: 1, failed: 1, unknown: 1, done: true });
   });

@@ -37,7 +37,10 @@ describe('DynamoDbSendPacer', () => {
       }),
     );
     const blockMs = (blockSize * 1000) / rate;
-    const intervals = workers.flat().map((start) => ({ start, end: start + blockMs })).sort((a, b) => a.start - b.start);
+    const intervals = workers
+      .flat()
+      .map((start) => ({ start, end: start + blockMs }))
+      .sort((a, b) => a.start - b.start);
     expect(intervals).toHaveLength(40);
     expect(intervals[0]!.start).toBe(nowMs);
     intervals.slice(1).forEach((interval, position) => {

@@ -98,9 +98,7 @@ describe('PowertoolsIdempotencyGuard on dynalite', () => {
       { inProgressTimeoutMs: 300 },
     );
     await started.promise;
-    await expect(guard.run(key, 'hash-a', async () => ({ kind: 'queued', recipients: 2 }), options)).rejects.toBeInstanceOf(
-      IdempotencyKeyInProgressError,
-    );
+    await expect(guard.run(key, 'hash-a', async () => ({ kind: 'queued', recipients: 2 }), options)).rejects.toBeInstanceOf(IdempotencyKeyInProgressError);
     await new Promise((resolve) => setTimeout(resolve, 450));
     const takeover = jest.fn(async () => ({ kind: 'queued', recipients: 2 }));
     await expect(guard.run(key, 'hash-a', takeover, options)).resolves.toEqual({ kind: 'queued', recipients: 2 });

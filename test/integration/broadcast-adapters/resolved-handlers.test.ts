@@ -39,10 +39,20 @@ describe('document client with handlers resolved once per command class', () => 
   it('sends each call with its own input, concurrently, and unmarshals each answer', async () => {
     const { base, document } = documentClient();
     const keys = Array.from({ length: 40 }, () => unique('RH#item'));
-    await Promise.all(keys.map((pk, index) => document.send(new PutCommand({ TableName: table, Item: { pk, index, skipped: undefined, tags: new Set([`t${index}`]) } }))));
+    await Promise.all(
+      keys.map((pk, index) => document.send(new PutCommand({ TableName: table, Item: { pk, index, skipped: undefined, tags: new Set([`t${index}`]) } }))),
+    );
     const updated = await Promise.all(
       keys.map((pk, index) =>
-        document.send(new UpdateCommand({ TableName: table, Key: { pk }, UpdateExpression: 'ADD requestCount :n', ExpressionAttributeValues: { ':n': index + 1 }, ReturnValues: 'ALL_NEW' })),
+        document.send(
+          new UpdateCommand({
+            TableName: table,
+            Key: { pk },
+            UpdateExpression: 'ADD requestCount :n',
+            ExpressionAttributeValues: { ':n': index + 1 },
+            ReturnValues: 'ALL_NEW',
+          }),
+        ),
       ),
     );
     expect(updated.map((answer) => answer.Attributes)).toEqual(keys.map((pk, index) => ({ pk, index, tags: new Set([`t${index}`]), requestCount: index + 1 })));
@@ -96,9 +106,9 @@ describe('document client with handlers resolved once per command class', () => 
     );
     classifyStoreFaults(document);
     await expect(document.send(new GetCommand({ TableName: table, Key: { pk: 'x' } }))).rejects.toBeInstanceOf(StoreUnavailableError);
-    await expect(document.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'x' } }))).rejects.toBeInstanceOf(
-      StoreUnavailableError,
-    );
+    await expect(
+      document.send(new QueryCommand({ TableName: table, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': 'x' } })),
+    ).rejects.toBeInstanceOf(StoreUnavailableError);
     base.destroy();
   });
 
@@ -118,10 +128,19 @@ describe('document client with handlers resolved once per command class', () => 
 
 describe('base client with cacheMiddleware and withStackCacheReset', () => {
   it('sees a middleware added after the first call', async () => {
-    const base = withStackCacheReset(new DynamoDBClient({ region: emulatorRegion, credentials: emulatorCredentials, endpoint: dynamo.endpoint, cacheMiddleware: true }));
+    const base = withStackCacheReset(
+      new DynamoDBClient({ region: emulatorRegion, credentials: emulatorCredentials, endpoint: dynamo.endpoint, cacheMiddleware: true }),
+    );
     const pk = unique('RH#base');
     const update = () =>
-      base.send(new UpdateItemCommand({ TableName: table, Key: { pk: { S: pk } }, UpdateExpression: 'ADD requestCount :one', ExpressionAttributeValues: { ':one': { N: '1' } } }));
+      base.send(
+        new UpdateItemCommand({
+          TableName: table,
+          Key: { pk: { S: pk } },
+          UpdateExpression: 'ADD requestCount :one',
+          ExpressionAttributeValues: { ':one': { N: '1' } },
+        }),
+      );
     await update();
     let calls = 0;
     base.middlewareStack.add(

@@ -139,12 +139,17 @@ describe('SqsOutboundQueue with partial batch failures', () => {
   it('offers only the refused entries again', async () => {
     const { client, calls } = stubClient([(ids) => ids.filter((id) => id === '1' || id === '3'), () => []]);
     await new SqsOutboundQueue(client, { bulk: 'http://queue' }).enqueue([message(0, 1), message(1, 1), message(2, 1), message(3, 1)]);
-    expect(calls).toEqual([['0', '1', '2', '3'], ['1', '3']]);
+    expect(calls).toEqual([
+      ['0', '1', '2', '3'],
+      ['1', '3'],
+    ]);
   });
 
   it('gives up with an error when entries keep being refused', async () => {
     const { client, calls } = stubClient(Array.from({ length: 10 }, () => (ids: string[]) => ids.slice(0, 1)));
-    await expect(new SqsOutboundQueue(client, { bulk: 'http://queue' }).enqueue([message(0, 1), message(1, 1)])).rejects.toThrow('SQS refused 1 outbound messages');
+    await expect(new SqsOutboundQueue(client, { bulk: 'http://queue' }).enqueue([message(0, 1), message(1, 1)])).rejects.toThrow(
+      'SQS refused 1 outbound messages',
+    );
     expect(calls).toHaveLength(4);
   });
 });

@@ -22,15 +22,23 @@ describe('Meta refuses the business account (131064) while a broadcast drains', 
   let runtime: TestRuntime;
   let receiver: ScriptedReceiver;
   const sandbox = (path: string, body: unknown) =>
-    fetch(`${runtime.sandboxUrl}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((response) => response.status);
+    fetch(`${runtime.sandboxUrl}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+      (response) => response.status,
+    );
   const headers = () => ({ 'x-api-key': runtime.demo.apiKey });
   const sendsTo = (prefix: string) =>
-    runtime.sandbox!.acceptedMessages()
+    runtime
+      .sandbox!.acceptedMessages()
       .map((message) => String((message.body as { to?: unknown }).to))
       .filter((to) => to.startsWith(prefix));
   const readOf = (jobId: string) => readJob(runtime.demo.organizationId, jobId).catch(() => undefined);
   const finished = (jobId: string) =>
-    eventually(() => readOf(jobId), (view) => view !== undefined && view.summary.chunksDone === view.totalChunks, 360_000, 500).then((view) => view!);
+    eventually(
+      () => readOf(jobId),
+      (view) => view !== undefined && view.summary.chunksDone === view.totalChunks,
+      360_000,
+      500,
+    ).then((view) => view!);
 
   beforeAll(async () => {
     runtime = await startTestRuntime({
@@ -56,13 +64,30 @@ describe('Meta refuses the business account (131064) while a broadcast drains', 
       return accepted.headers.get('x-broadcast-job-id')!;
     };
     const jobId = await accept(orderUpdate(recipients(TOTAL, { first: 9_530_000_000 })));
-    await eventually(async () => sendsTo('91953').length, (count) => count >= 100, 90_000, 20);
+    await eventually(
+      async () => sendsTo('91953').length,
+      (count) => count >= 100,
+      90_000,
+      20,
+    );
 
     // Every send of the first number is refused from now on; the second number is never refused.
     await sandbox('/control', { senderErrors: { [DEMO.phoneNumberId1]: { code: 131064 } } });
-    const paused = await eventually(() => readOf(jobId), (view) => view?.status === 'PAUSED', 60_000, 100).then((view) => view!);
+    const paused = await eventually(
+      () => readOf(jobId),
+      (view) => view?.status === 'PAUSED',
+      60_000,
+      100,
+    ).then((view) => view!);
 
-    expect(paused.pause).toEqual({ reason: 'ACCOUNT_MESSAGING_LIMITED', since: expect.any(String), failsAt: null, pausedBy: 'meta', code: 131064, text: expect.stringContaining('enforcement period') });
+    expect(paused.pause).toEqual({
+      reason: 'ACCOUNT_MESSAGING_LIMITED',
+      since: expect.any(String),
+      failsAt: null,
+      pausedBy: 'meta',
+      code: 131064,
+      text: expect.stringContaining('enforcement period'),
+    });
     expect(paused.summary.pending).toBeGreaterThan(0);
 
     // Held: nothing more goes out while the account is refused (the recheck runs every second), and
@@ -83,7 +108,12 @@ describe('Meta refuses the business account (131064) while a broadcast drains', 
       30_000,
       100,
     );
-    expect(announced.find((event) => event.data.jobId === jobId)!.data).toMatchObject({ jobId, status: 'PAUSED', totalRecipients: TOTAL, pause: { reason: 'ACCOUNT_MESSAGING_LIMITED', code: 131064, pausedBy: 'meta', failsAt: null } });
+    expect(announced.find((event) => event.data.jobId === jobId)!.data).toMatchObject({
+      jobId,
+      status: 'PAUSED',
+      totalRecipients: TOTAL,
+      pause: { reason: 'ACCOUNT_MESSAGING_LIMITED', code: 131064, pausedBy: 'meta', failsAt: null },
+    });
 
     // The business acted: Meta takes sends again, and each job is resumed.
     await sandbox('/control', { senderErrors: { [DEMO.phoneNumberId1]: null } });
@@ -91,7 +121,12 @@ describe('Meta refuses the business account (131064) while a broadcast drains', 
     expect(resumed.status).toBe(200);
     expect(resumed.body.data).toMatchObject({ jobId, status: 'PROCESSING' });
     const final = await finished(jobId);
-    await eventually(() => queueDepth(runtime), (depth) => depth === 0, 30_000, 200);
+    await eventually(
+      () => queueDepth(runtime),
+      (depth) => depth === 0,
+      30_000,
+      200,
+    );
 
     for (const [view, total, prefix] of [[final, TOTAL, '91953']] as const) {
       const { sent, failed, unknown, unconfirmed } = view.summary;

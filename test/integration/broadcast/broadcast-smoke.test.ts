@@ -25,7 +25,11 @@ describe('template broadcast end to end (smoke)', () => {
     const templates = await runtime.call('GET', `${BASE}/templates?phone_number=${from}`, { headers: key });
     expect(templates.status).toBe(200);
 
-    const data = Array.from({ length: 1500 }, (_, index) => ({ countryCode: '91', toPhoneNumber: String(9000000000 + index), templateParams: [`N${index}`, `O${index}`] }));
+    const data = Array.from({ length: 1500 }, (_, index) => ({
+      countryCode: '91',
+      toPhoneNumber: String(9000000000 + index),
+      templateParams: [`N${index}`, `O${index}`],
+    }));
     const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
       headers: key,
       body: { broadcastName: 'smoke', fromPhoneNumber: from, templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', data },

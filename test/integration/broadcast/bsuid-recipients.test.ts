@@ -69,7 +69,10 @@ describe('broadcast recipients by business-scoped user id', () => {
 
   it('sends a free-form message to toUserId with `recipient`', async () => {
     const userId = await phonelessUser('bo.freeform');
-    const response = await runtime.call('POST', `${BASE}/send-freeform`, { headers: keyHeader(key), body: { fromPhoneNumber: demoIds.senders[0], toUserId: userId, type: 'text', text: 'Hello' } });
+    const response = await runtime.call('POST', `${BASE}/send-freeform`, {
+      headers: keyHeader(key),
+      body: { fromPhoneNumber: demoIds.senders[0], toUserId: userId, type: 'text', text: 'Hello' },
+    });
     expect(response.status).toBe(200);
     const jobId = response.headers.get('x-broadcast-job-id')!;
     await waitForTerminal(organizationId, jobId, 60_000);
@@ -82,7 +85,10 @@ describe('broadcast recipients by business-scoped user id', () => {
   it('refuses both addresses in one recipient, naming data[i]', async () => {
     const response = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
       headers: keyHeader(key),
-      body: orderUpdate([...recipients(1, { first: 9_500_000_100 }), { countryCode: '91', toPhoneNumber: '9500000101', userId: 'US.1', templateParams: ['a', 'b'] } as never]),
+      body: orderUpdate([
+        ...recipients(1, { first: 9_500_000_100 }),
+        { countryCode: '91', toPhoneNumber: '9500000101', userId: 'US.1', templateParams: ['a', 'b'] } as never,
+      ]),
     });
     expect(response.status).toBe(400);
     expect(response.body.message).toBe('data[1] must give either countryCode and toPhoneNumber, or userId (not both)');
@@ -92,12 +98,22 @@ describe('broadcast recipients by business-scoped user id', () => {
     const bulk = (data: unknown[]) =>
       runtime.call('POST', `${BASE}/send-bulk`, {
         headers: keyHeader(key),
-        body: { templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', broadcastName: `bulk by user id ${Date.now()}`, globalTemplateParams: ['Bo', 'B-1'], data },
+        body: {
+          templateName: 'order_update',
+          templateLanguage: 'en_US',
+          templateType: 'UTILITY',
+          broadcastName: `bulk by user id ${Date.now()}`,
+          globalTemplateParams: ['Bo', 'B-1'],
+          data,
+        },
       });
 
     it('takes a per-recipient userId beside numbers: sent with `recipient`, listed by userId', async () => {
       const userId = await phonelessUser('bo.bulk');
-      const response = await bulk([{ countryCode: '91', toPhoneNumber: '9500000200' }, { userId, templateParams: ['Bo', 'B-2'] }]);
+      const response = await bulk([
+        { countryCode: '91', toPhoneNumber: '9500000200' },
+        { userId, templateParams: ['Bo', 'B-2'] },
+      ]);
       expect(response.status).toBe(200);
       expect(response.body.data.data).toMatchObject({ total_contacts: 2, failed_contacts: 0 });
 

@@ -10,7 +10,10 @@ import { BASE, issueKey, keyHeader, kitEnvironment, orderUpdate, recipients, wai
 
 jest.setTimeout(180_000);
 
-const card = { currency: 'EUR', rates: { '91': { utility: '0.0014', marketing: '0.0107' }, '44': { utility: '0.022' }, '*': { utility: '0.01', marketing: '0.06' } } };
+const card = {
+  currency: 'EUR',
+  rates: { '91': { utility: '0.0014', marketing: '0.0107' }, '44': { utility: '0.022' }, '*': { utility: '0.01', marketing: '0.06' } },
+};
 const micros: Record<string, Record<string, number>> = { '91': { utility: 1_400, marketing: 10_700 }, '44': { utility: 22_000 } };
 
 describe('cost per campaign from the rate card and the pricing of status webhooks', () => {
@@ -41,7 +44,10 @@ describe('cost per campaign from the rate card and the pricing of status webhook
     await waitForTerminal(runtime.demo.organizationId, jobId, 60_000);
     await settle();
 
-    const rows = (await get(`/broadcasts/${jobId}/recipients?limit=100`)).body.data.recipients as Array<{ countryCode: string; pricing?: { category: string; billable: boolean } }>;
+    const rows = (await get(`/broadcasts/${jobId}/recipients?limit=100`)).body.data.recipients as Array<{
+      countryCode: string;
+      pricing?: { category: string; billable: boolean };
+    }>;
     const billed = rows.filter((row) => row.pricing?.billable);
     expect(billed.length).toBeGreaterThan(0);
     const expected: Record<string, { billed: number; micros: number }> = {};
@@ -50,7 +56,12 @@ describe('cost per campaign from the rate card and the pricing of status webhook
       entry.billed += 1;
       entry.micros += micros[row.countryCode]![row.pricing!.category]!;
     }
-    const format = (value: number) => (value / 1_000_000).toFixed(6).replace(/0+$/, '').replace(/\.(\d)$/, '.$10').replace(/\.$/, '.00');
+    const format = (value: number) =>
+      (value / 1_000_000)
+        .toFixed(6)
+        .replace(/0+$/, '')
+        .replace(/\.(\d)$/, '.$10')
+        .replace(/\.$/, '.00');
 
     const status = await get(`/status/${jobId}`);
     expect(status.status).toBe(200);
@@ -62,7 +73,11 @@ describe('cost per campaign from the rate card and the pricing of status webhook
       byCategory: Object.fromEntries(Object.entries(expected).map(([category, entry]) => [category, { billed: entry.billed, amount: format(entry.micros) }])),
     });
     // Each billed row shows its own price; the rows add up to the summary's amount.
-    const listed = (await get(`/broadcasts/${jobId}/recipients?limit=100`)).body.data.recipients as Array<{ countryCode: string; pricing?: { category: string; billable: boolean }; cost?: { currency: string; amount: string } }>;
+    const listed = (await get(`/broadcasts/${jobId}/recipients?limit=100`)).body.data.recipients as Array<{
+      countryCode: string;
+      pricing?: { category: string; billable: boolean };
+      cost?: { currency: string; amount: string };
+    }>;
     for (const row of listed) {
       if (row.pricing?.billable) expect(row.cost).toEqual({ currency: 'EUR', amount: format(micros[row.countryCode]![row.pricing.category]!) });
       else expect(row.cost).toBeUndefined();

@@ -20,7 +20,10 @@ describe('POST /broadcasts/{jobId}/cancel', () => {
   const key = () => ({ 'x-api-key': runtime.demo.apiKey });
 
   it('stops a running 10,000-recipient job at 80/s: 200 CANCELLED, no send after the answer beyond the in-flight ones, every recipient accounted', async () => {
-    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: key(), body: orderUpdate(recipients(10_000, { first: 9_300_000_000 })) });
+    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: key(),
+      body: orderUpdate(recipients(10_000, { first: 9_300_000_000 })),
+    });
     expect(accepted.status).toBe(202);
     const jobId: string = accepted.body.data.jobId;
     // Cancel once sending is under way.
@@ -34,7 +37,11 @@ describe('POST /broadcasts/{jobId}/cancel', () => {
     const cancelled = await runtime.call('POST', `${BASE}/broadcasts/${jobId}/cancel`, { headers: key() });
     const acknowledgedAt = Date.now();
     expect(cancelled.status).toBe(200);
-    expect(cancelled.body).toMatchObject({ status: true, status_code: 200, data: { jobId, status: 'CANCELLED', summary: expect.objectContaining({ chunksTotal: 10 }) } });
+    expect(cancelled.body).toMatchObject({
+      status: true,
+      status_code: 200,
+      data: { jobId, status: 'CANCELLED', summary: expect.objectContaining({ chunksTotal: 10 }) },
+    });
 
     // A read that times out on the loaded in-process store is simply read again.
     const final = await eventually(
@@ -43,7 +50,12 @@ describe('POST /broadcasts/{jobId}/cancel', () => {
       60_000,
       200,
     ).then((view) => view!);
-    await eventually(() => queueDepth(runtime), (depth) => depth === 0, 30_000, 200);
+    await eventually(
+      () => queueDepth(runtime),
+      (depth) => depth === 0,
+      30_000,
+      200,
+    );
 
     const { sent, failed, unknown, unconfirmed, cancelled: neverSent, pending } = final.summary;
     expect(pending).toBe(0);
@@ -63,10 +75,18 @@ describe('POST /broadcasts/{jobId}/cancel', () => {
   }, 120_000);
 
   it('answers 409 JOB_ALREADY_FINISHED for a finished job and 404 for an unknown one', async () => {
-    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: key(), body: orderUpdate(recipients(3, { first: 9_400_000_000 })) });
+    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: key(),
+      body: orderUpdate(recipients(3, { first: 9_400_000_000 })),
+    });
     expect(accepted.status).toBe(200);
     const jobId = accepted.headers.get('x-broadcast-job-id')!;
-    await eventually(() => readJob(runtime.demo.organizationId, jobId), (view) => view.status === 'COMPLETED', 30_000, 100);
+    await eventually(
+      () => readJob(runtime.demo.organizationId, jobId),
+      (view) => view.status === 'COMPLETED',
+      30_000,
+      100,
+    );
 
     // Another organization's key: the status endpoint's 401, before anything else is said about the job.
     const foreign = await runtime.call('POST', `${BASE}/broadcasts/${jobId}/cancel`, { headers: { 'x-api-key': runtime.demo.otherOrg.apiKey } });
@@ -85,16 +105,29 @@ describe('POST /broadcasts/{jobId}/cancel', () => {
     // Every send takes 3 s at the sandbox, so the cancel lands while all three are on the wire.
     runtime.sandbox!.configure({ latencyMs: 3_000 });
     try {
-      const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: key(), body: orderUpdate(recipients(3, { first: 9_410_000_000 })) });
+      const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+        headers: key(),
+        body: orderUpdate(recipients(3, { first: 9_410_000_000 })),
+      });
       expect(accepted.status).toBe(200);
       const jobId = accepted.headers.get('x-broadcast-job-id')!;
-      await eventually(() => ledgerOf(jobId, 0), (ledger) => ledger.size === 3, 20_000, 50);
+      await eventually(
+        () => ledgerOf(jobId, 0),
+        (ledger) => ledger.size === 3,
+        20_000,
+        50,
+      );
 
       const cancelled = await runtime.call('POST', `${BASE}/broadcasts/${jobId}/cancel`, { headers: key() });
       expect(cancelled.status).toBe(200);
       expect(cancelled.body.data).toMatchObject({ jobId, status: 'CANCELLED', summary: { cancelled: 0 } });
 
-      const final = await eventually(() => readJob(runtime.demo.organizationId, jobId), (view) => view.summary.chunksDone === 1, 30_000, 100);
+      const final = await eventually(
+        () => readJob(runtime.demo.organizationId, jobId),
+        (view) => view.summary.chunksDone === 1,
+        30_000,
+        100,
+      );
       // Nobody was left to withhold: the state the sends earned, the late cancel noted.
       expect(final).toMatchObject({ status: 'COMPLETED', cancelRequestedAt: expect.any(String), summary: { sent: 3, cancelled: 0, pending: 0 } });
       const status = await runtime.call('GET', `${BASE}/status/${jobId}`, { headers: key() });

@@ -155,7 +155,8 @@ describe('delivery under faults', () => {
     const stack = getServices().clients.dynamoDbBase.middlewareStack;
     stack.add(
       (next) => async (args) => {
-        if ((args.input as { TableName?: string }).TableName === table) throw Object.assign(new Error('messaging table timed out (injected)'), { name: 'TimeoutError' });
+        if ((args.input as { TableName?: string }).TableName === table)
+          throw Object.assign(new Error('messaging table timed out (injected)'), { name: 'TimeoutError' });
         return next(args);
       },
       { step: 'build', name },
@@ -195,7 +196,15 @@ describe('delivery under faults', () => {
         messages.length !== 1 ||
         !LEDGER_CALLBACK_DATA.test(String((messages[0]!.body as Record<string, unknown>).biz_opaque_callback_data)) ||
         JSON.stringify(messages[0]!.body) !==
-          JSON.stringify(metaTemplateBody(to(recipient), 'order_update', 'en_US', recipient.templateParams!, String((messages[0]!.body as Record<string, unknown>).biz_opaque_callback_data)))
+          JSON.stringify(
+            metaTemplateBody(
+              to(recipient),
+              'order_update',
+              'en_US',
+              recipient.templateParams!,
+              String((messages[0]!.body as Record<string, unknown>).biz_opaque_callback_data),
+            ),
+          )
       );
     });
     expect(mismatches).toEqual([]);
@@ -263,7 +272,11 @@ describe('delivery under faults', () => {
     // 'timeout' in Node; under jest the abort error comes from another realm and reads as 'connection failed'
     // (see test/unit/broadcast/http-cloud-api-client.test.ts). Either way: unknown, one attempt.
     for (const number of timedOut) {
-      expect(reasonOf(number)).toMatchObject({ status: 'UNKNOWN', failureReasonCode: expect.stringMatching(/^UNKNOWN_OUTCOME: (timeout|connection failed)$/), attempts: 1 });
+      expect(reasonOf(number)).toMatchObject({
+        status: 'UNKNOWN',
+        failureReasonCode: expect.stringMatching(/^UNKNOWN_OUTCOME: (timeout|connection failed)$/),
+        attempts: 1,
+      });
     }
     for (const number of badGateway) expect(reasonOf(number)).toMatchObject({ status: 'UNKNOWN', failureReasonCode: 'UNKNOWN_OUTCOME: HTTP 502', attempts: 1 });
   }, 60_000);
@@ -279,7 +292,12 @@ describe('delivery under faults', () => {
     void dying.handler(sqsEventOf(runtime, first), workerContext());
     await eventually(async () => dying.state.dead, Boolean, 20_000, 20);
     // The k sends made before the death reach the sandbox.
-    await eventually(async () => runtime.sandbox!.acceptedMessages().length, (count) => count === k, 5_000, 20);
+    await eventually(
+      async () => runtime.sandbox!.acceptedMessages().length,
+      (count) => count === k,
+      5_000,
+      20,
+    );
     await sleep(300);
     expect(runtime.sandbox!.acceptedMessages()).toHaveLength(k);
 
@@ -322,7 +340,12 @@ describe('delivery under faults', () => {
     const first = await receiveChunk();
     const dying = dyingWorker(30);
     void dying.handler(sqsEventOf(runtime, first), workerContext());
-    await eventually(async () => runtime.sandbox!.acceptedMessages().length, (count) => count === 30, 20_000, 20);
+    await eventually(
+      async () => runtime.sandbox!.acceptedMessages().length,
+      (count) => count === 30,
+      20_000,
+      20,
+    );
     await sleep(300);
     await release(runtime, first);
     for (let delivery = 2; delivery <= 5; delivery += 1) {
@@ -374,7 +397,7 @@ describe('delivery under faults', () => {
     expect(runtime.sandbox!.acceptedMessages()).toHaveLength(total);
   }, 60_000);
 
-  it('(h) a ledger claim the store applied but answered with a timeout (SDK retry) is still the worker\'s own: sent once, not UNKNOWN', async () => {
+  it("(h) a ledger claim the store applied but answered with a timeout (SDK retry) is still the worker's own: sent once, not UNKNOWN", async () => {
     const total = 100;
     const data = recipients(total, { first: 9_170_000_000 });
     const jobId = await submit(data);
@@ -391,7 +414,10 @@ describe('delivery under faults', () => {
         // Below the deserializer the response is still HTTP: only a claim the table accepted (200) is faked.
         const applied = (result as { response?: { statusCode?: number } }).response?.statusCode === 200;
         const isClaim =
-          context.commandName === 'UpdateItemCommand' && input.Key?.pk?.S?.startsWith(`LEDGER#${jobId}#`) && input.Key.sk?.S?.startsWith('P#') && input.ConditionExpression?.startsWith('attribute_not_exists');
+          context.commandName === 'UpdateItemCommand' &&
+          input.Key?.pk?.S?.startsWith(`LEDGER#${jobId}#`) &&
+          input.Key.sk?.S?.startsWith('P#') &&
+          input.ConditionExpression?.startsWith('attribute_not_exists');
         if (applied && isClaim) {
           claims += 1;
           if (claims % 2 === 0) {
@@ -427,7 +453,12 @@ describe('delivery under faults', () => {
     const first = await receiveChunk();
     const dying = dyingWorker(k);
     void dying.handler(sqsEventOf(runtime, first), workerContext());
-    await eventually(async () => runtime.sandbox!.acceptedMessages().length, (count) => count === k, 20_000, 20);
+    await eventually(
+      async () => runtime.sandbox!.acceptedMessages().length,
+      (count) => count === k,
+      20_000,
+      20,
+    );
     await sleep(300);
     await release(runtime, first);
 
@@ -473,7 +504,14 @@ describe('delivery under faults', () => {
       status: before.SENT > 0 ? 'COMPLETED_WITH_FAILURES' : 'FAILED',
       summary: { sent: before.SENT, unknown: before.SENDING, failed: neverClaimed, failuresByReason: { WORKER_ERROR: neverClaimed } },
     });
-    expect(await ledgerCounts(jobId).then(({ counts }) => counts)).toEqual({ SENT: before.SENT, FAILED: neverClaimed, UNKNOWN: before.SENDING, SENDING: 0, CANCELLED: 0, HELD_OUT: 0 });
+    expect(await ledgerCounts(jobId).then(({ counts }) => counts)).toEqual({
+      SENT: before.SENT,
+      FAILED: neverClaimed,
+      UNKNOWN: before.SENDING,
+      SENDING: 0,
+      CANCELLED: 0,
+      HELD_OUT: 0,
+    });
     // Nothing was sent from the dead-letter queue: only the k sends of the first delivery went out.
     expect(runtime.sandbox!.acceptedMessages()).toHaveLength(k);
     expect(expectAtMostOnceEach(data)).toBe(k);

@@ -21,18 +21,7 @@ import { createGroupHandler } from '../../../shared/http/create-group-handler';
 import { adminCommands } from '../../../shared/tenancy/admin-commands';
 import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import {
-  BASE,
-  kitEnvironment,
-  DEMO,
-  issueKey,
-  keyHeader,
-  orderUpdate,
-  readJob,
-  recipients,
-  runWorkersUntilIdle,
-  sleep,
-} from './broadcast-test-kit';
+import { BASE, kitEnvironment, DEMO, issueKey, keyHeader, orderUpdate, readJob, recipients, runWorkersUntilIdle, sleep } from './broadcast-test-kit';
 
 const TEMPLATE_CACHE_TTL_MS = 1_500;
 
@@ -53,7 +42,15 @@ const demoTemplates = [
     category: 'MARKETING',
     language: 'en',
     components: [{ type: 'LIMITED_TIME_OFFER' }, { type: 'BODY', text: '{{1}}, this deal ends soon!' }, { type: 'BUTTONS' }],
-    parameters: { sendable: true, body: { format: 'POSITIONAL', count: 1 }, buttons: [{ index: 0, type: 'COPY_CODE', dynamic: true, maxLength: 15 }, { index: 1, type: 'URL', dynamic: true, maxLength: 1974 }], limitedTimeOffer: { hasExpiration: true } },
+    parameters: {
+      sendable: true,
+      body: { format: 'POSITIONAL', count: 1 },
+      buttons: [
+        { index: 0, type: 'COPY_CODE', dynamic: true, maxLength: 15 },
+        { index: 1, type: 'URL', dynamic: true, maxLength: 1974 },
+      ],
+      limitedTimeOffer: { hasExpiration: true },
+    },
   },
   {
     // A tracked link (docs/OUTCOMES.md "Tracked links"): its URL is the runtime's own redirect, so its room depends on the port.
@@ -62,7 +59,11 @@ const demoTemplates = [
     category: 'MARKETING',
     language: 'en',
     components: [{ type: 'BODY', text: 'Hi {{1}}, new arrivals are in: have a look before they go.' }, { type: 'BUTTONS' }],
-    parameters: { sendable: true, body: { format: 'POSITIONAL', count: 1 }, buttons: [{ index: 0, type: 'URL', dynamic: true, maxLength: expect.any(Number), tracked: true }] },
+    parameters: {
+      sendable: true,
+      body: { format: 'POSITIONAL', count: 1 },
+      buttons: [{ index: 0, type: 'URL', dynamic: true, maxLength: expect.any(Number), tracked: true }],
+    },
   },
   {
     name: 'order_shipped',
@@ -70,7 +71,12 @@ const demoTemplates = [
     category: 'UTILITY',
     language: 'en_US',
     components: [{ type: 'HEADER' }, { type: 'BODY', text: 'Hi {{1}}, your order {{2}} is on its way.' }, { type: 'BUTTONS' }],
-    parameters: { sendable: true, header: { type: 'IMAGE' }, body: { format: 'POSITIONAL', count: 2 }, buttons: [{ index: 0, type: 'URL', dynamic: true, maxLength: 1973 }] },
+    parameters: {
+      sendable: true,
+      header: { type: 'IMAGE' },
+      body: { format: 'POSITIONAL', count: 2 },
+      buttons: [{ index: 0, type: 'URL', dynamic: true, maxLength: 1973 }],
+    },
   },
   {
     name: 'order_update',
@@ -89,7 +95,16 @@ const demoTemplates = [
     category: 'MARKETING',
     language: 'en',
     components: [{ type: 'BODY', text: 'Our picks for you, {{1}}' }, { type: 'CAROUSEL' }],
-    parameters: { sendable: true, body: { format: 'POSITIONAL', count: 1 }, carousel: { cards: 2, header: { type: 'IMAGE' }, body: { format: 'POSITIONAL', count: 1 }, buttons: [{ index: 0, type: 'URL', dynamic: true, maxLength: 1977 }] } },
+    parameters: {
+      sendable: true,
+      body: { format: 'POSITIONAL', count: 1 },
+      carousel: {
+        cards: 2,
+        header: { type: 'IMAGE' },
+        body: { format: 'POSITIONAL', count: 1 },
+        buttons: [{ index: 0, type: 'URL', dynamic: true, maxLength: 1977 }],
+      },
+    },
   },
   {
     name: 'spring_sale',
@@ -105,7 +120,15 @@ const demoTemplates = [
     category: 'MARKETING',
     language: 'en',
     components: [{ type: 'HEADER', text: 'Hello {{1}}' }, { type: 'BODY', text: 'Use the code below for 20% off this summer.' }, { type: 'BUTTONS' }],
-    parameters: { sendable: true, header: { type: 'TEXT', dynamic: true, maxLength: 54 }, body: { format: 'POSITIONAL', count: 0 }, buttons: [{ index: 0, type: 'COPY_CODE', dynamic: true, maxLength: 20 }, { index: 1, type: 'QUICK_REPLY', dynamic: false }] },
+    parameters: {
+      sendable: true,
+      header: { type: 'TEXT', dynamic: true, maxLength: 54 },
+      body: { format: 'POSITIONAL', count: 0 },
+      buttons: [
+        { index: 0, type: 'COPY_CODE', dynamic: true, maxLength: 20 },
+        { index: 1, type: 'QUICK_REPLY', dynamic: false },
+      ],
+    },
   },
   {
     name: 'welcome_message',
@@ -239,7 +262,7 @@ describe('discovery and job status', () => {
       expect(other.body.data.map((template: { name: string }) => template.name)).toEqual(['appointment_reminder']);
     });
 
-    it('lists every status with status=all (the console\'s templates screen), and refuses another status word', async () => {
+    it("lists every status with status=all (the console's templates screen), and refuses another status word", async () => {
       const all = await get(`/templates?phone_number=${DEMO.sender1}&status=all`, runtime.demo.apiKey);
       expect(all.status).toBe(200);
       const names = (all.body.data as Array<{ name: string; status: string }>).map((template) => `${template.name}:${template.status}`);
@@ -367,7 +390,18 @@ describe('discovery and job status', () => {
         totalRecipients: 1_001,
         totalChunks: 2,
         // delivered and read follow the sandbox's webhooks, whose timing this test does not control.
-        summary: { sent: 1_001, failed: 0, unknown: 0, pending: 0, chunksDone: 2, chunksTotal: 2, failuresByReason: {}, delivered: expect.any(Number), read: expect.any(Number), unconfirmed: 0 },
+        summary: {
+          sent: 1_001,
+          failed: 0,
+          unknown: 0,
+          pending: 0,
+          chunksDone: 2,
+          chunksTotal: 2,
+          failuresByReason: {},
+          delivered: expect.any(Number),
+          read: expect.any(Number),
+          unconfirmed: 0,
+        },
         route: 'cloud_api',
       });
       expect(runtime.sandbox!.acceptedMessages()).toHaveLength(1_001);
@@ -442,7 +476,12 @@ describe('discovery and job status', () => {
             group: 'broadcast-status',
             operations: { getJobStatus, listRecipients, listBroadcasts, listCampaignRecipients },
             // The group's campaign route is not called here: its store stays in memory.
-            dependencies: () => ({ ...services.http, broadcasts: services.broadcast.broadcasts, campaigns: new InMemoryCampaignStore(), unconfirmedAfterMs: 86_400_000 }),
+            dependencies: () => ({
+              ...services.http,
+              broadcasts: services.broadcast.broadcasts,
+              campaigns: new InMemoryCampaignStore(),
+              unconfirmedAfterMs: 86_400_000,
+            }),
           });
           const route = (operation: string) => routes.find((candidate) => candidate.operation === operation)!;
           const headers = keyHeader(runtime.demo.apiKey);

@@ -50,7 +50,13 @@ describe('dry run of a template broadcast', () => {
     expect(result.optedOut).toEqual([{ index: 30 }]);
     expect(result.messagingLimit).toEqual({ tier: 'TIER_2K', limit: 2000, usedLast24h: 0, headroom: 2000, newRecipients: 997, wouldExceed: false });
     // examples/rate-card.json: 91 utility 0.0014 × 997.
-    expect(result.estimatedCost).toEqual({ currency: 'USD', amount: '1.3958', priced: 997, unpriced: 0, byCategory: { utility: { count: 997, amount: '1.3958' } } });
+    expect(result.estimatedCost).toEqual({
+      currency: 'USD',
+      amount: '1.3958',
+      priced: 997,
+      unpriced: 0,
+      byCategory: { utility: { count: 997, amount: '1.3958' } },
+    });
     // Issue 35: the sender's free tier of service messages this UTC month (none delivered in this runtime).
     expect(result.serviceMessages).toEqual({ month: new Date().toISOString().slice(0, 7), delivered: 0, freeRemaining: 1000 });
     expect(answer.headers.get('x-job-id')).toBeNull();
@@ -70,7 +76,10 @@ describe('dry run of a template broadcast', () => {
     const real = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers, body: orderUpdate(recipients(1001, { first: 9_200_000_000 })) });
     expect(real.status).toBe(202);
     expect(await jobCount(organizationId)).toBe(jobsBefore + 1);
-    const after = await runtime.call('POST', `${BASE}/send-template-broadcast?dryRun=true`, { headers, body: orderUpdate(recipients(2, { first: 9_200_000_000 })) });
+    const after = await runtime.call('POST', `${BASE}/send-template-broadcast?dryRun=true`, {
+      headers,
+      body: orderUpdate(recipients(2, { first: 9_200_000_000 })),
+    });
     expect(after.body.data.messagingLimit).toMatchObject({ usedLast24h: 1000, headroom: 1000, newRecipients: 0 });
   }, 90_000);
 
@@ -85,7 +94,10 @@ describe('dry run of a template broadcast', () => {
 
   test('refuses a dryRun value other than true or false, naming the parameter', async () => {
     const key = await issueKey(organizationId);
-    const answer = await runtime.call('POST', `${BASE}/send-template-broadcast?dryRun=yes`, { headers: keyHeader(key.secret), body: orderUpdate(recipients(1)) });
+    const answer = await runtime.call('POST', `${BASE}/send-template-broadcast?dryRun=yes`, {
+      headers: keyHeader(key.secret),
+      body: orderUpdate(recipients(1)),
+    });
     expect(answer.status).toBe(400);
     expect(answer.body.message).toBe('dryRun must be true or false');
   }, 30_000);

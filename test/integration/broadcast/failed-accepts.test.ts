@@ -20,7 +20,18 @@ import { cardinalityOf, deserializeSketch, unionOfAll } from '../../../shared/br
 import { messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
 import { randomIdGenerator } from '../../../shared/ports/id-generator';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { BASE, DEMO, acceptedByRecipient, idempotencyRecords, issueKey, keyHeader, kitEnvironment, orderUpdate, readJob, recipients } from './broadcast-test-kit';
+import {
+  BASE,
+  DEMO,
+  acceptedByRecipient,
+  idempotencyRecords,
+  issueKey,
+  keyHeader,
+  kitEnvironment,
+  orderUpdate,
+  readJob,
+  recipients,
+} from './broadcast-test-kit';
 
 const DEMO_BUSINESS = '110000000000000';
 const DAY_MS = 24 * 3_600_000;
@@ -107,7 +118,12 @@ describe('failed accepts: nothing lost, nothing sent twice, nothing counted for 
     const sentSoFar = () => [...acceptedByRecipient(runtime, DEMO.phoneNumberId1).keys()].filter((to) => to.startsWith('9192')).length;
     fault.arm(async () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
-      await eventually(async () => sentSoFar(), (count) => count > 0, 20_000, 20);
+      await eventually(
+        async () => sentSoFar(),
+        (count) => count > 0,
+        20_000,
+        20,
+      );
     });
 
     const failed = await send(body, key, apiKey);
@@ -121,12 +137,12 @@ describe('failed accepts: nothing lost, nothing sent twice, nothing counted for 
     expect(retried.status).toBe(202);
     expect(retried.body.data.jobId).toBe(jobId);
     // Read as the status endpoint does; a read dynalite times out under the drain's load is read again.
-    const done = await eventually<JobStatusView | undefined>(
+    const done = (await eventually<JobStatusView | undefined>(
       () => readJob(organizationId, jobId).catch(() => undefined),
       (view) => view !== undefined && TERMINAL_STATUSES.has(view.status),
       90_000,
       250,
-    ) as JobStatusView;
+    )) as JobStatusView;
     await runtime.workersIdle();
     // Everyone accounted for; on a loaded machine a dynalite timeout can leave a send's outcome
     // unknown (never sent again by design), so `unknown` is allowed, a failure or a duplicate is not.
@@ -170,7 +186,14 @@ describe('failed accepts: nothing lost, nothing sent twice, nothing counted for 
     const bulk = (name: string, first: number, count: number) =>
       runtime.call('POST', `${BASE}/send-bulk`, {
         headers: keyHeader(bound.secret),
-        body: { broadcastName: name, templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', globalTemplateParams: ['A', 'B'], data: recipients(count, { first, params: () => undefined }) },
+        body: {
+          broadcastName: name,
+          templateName: 'order_update',
+          templateLanguage: 'en_US',
+          templateType: 'UTILITY',
+          globalTemplateParams: ['A', 'B'],
+          data: recipients(count, { first, params: () => undefined }),
+        },
       });
     const countBefore = await portfolioCount();
 

@@ -31,7 +31,8 @@ describe('follow-ups to asynchronous failures', () => {
     await runtime.workersIdle();
   };
   const get = (path: string) => runtime.call('GET', `${BASE}${path}`, { headers: keyHeader(key) });
-  const post = (path: string, body: unknown, headers: Record<string, string> = {}) => runtime.call('POST', `${BASE}${path}`, { headers: { ...keyHeader(key), ...headers }, body });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+    runtime.call('POST', `${BASE}${path}`, { headers: { ...keyHeader(key), ...headers }, body });
   const sentTo = (numbers: readonly string[]) => runtime.sandbox!.acceptedMessages().filter((message) => numbers.includes(message.recipient));
 
   it('reaches exactly the 131049 failures once (opted-out left out and counted), refuses them within 24 h unless force', async () => {
@@ -53,7 +54,10 @@ describe('follow-ups to asynchronous failures', () => {
     await sandbox('POST', '/webhooks', { recipientFailures: Object.fromEntries(Object.keys(failures).map((to) => [to, null])) });
 
     // One of the 131049 recipients opts out before the follow-up.
-    const optedOut = await runtime.call('POST', '/v1/opt-outs', { headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` }, body: { phoneNumber: number(3) } });
+    const optedOut = await runtime.call('POST', '/v1/opt-outs', {
+      headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` },
+      body: { phoneNumber: number(3) },
+    });
     expect(optedOut.status).toBeLessThan(300);
 
     const body = {
@@ -66,7 +70,10 @@ describe('follow-ups to asynchronous failures', () => {
     };
     const tooSoon = await post(`/broadcasts/${parentId}/follow-up`, body, { 'Idempotency-Key': 'fu-too-soon' });
     expect(tooSoon.status).toBe(422);
-    expect(tooSoon.body.data.error).toMatchObject({ code: 'FOLLOW_UP_TOO_SOON', message: expect.stringMatching(/3 recipients that failed with 131049 .*force: true/) });
+    expect(tooSoon.body.data.error).toMatchObject({
+      code: 'FOLLOW_UP_TOO_SOON',
+      message: expect.stringMatching(/3 recipients that failed with 131049 .*force: true/),
+    });
 
     const before = runtime.sandbox!.acceptedMessages().length;
     const followUp = await post(`/broadcasts/${parentId}/follow-up`, { ...body, force: true }, { 'Idempotency-Key': 'fu-1' });

@@ -120,12 +120,7 @@ describe('send-template-broadcast: Idempotency-Key', () => {
     const firstPromise = send(body, 'in-progress');
 
     // Wait until the first request holds its claim, then send the duplicate.
-    await eventually(
-      idempotencyRecords,
-      (records) => records.some((record) => !recordsBefore.has(record.pk) && record.status === 'INPROGRESS'),
-      10_000,
-      20,
-    );
+    await eventually(idempotencyRecords, (records) => records.some((record) => !recordsBefore.has(record.pk) && record.status === 'INPROGRESS'), 10_000, 20);
     const duplicate = await send(body, 'in-progress');
     expect(duplicate.status).toBe(409);
     expect(duplicate.body).toMatchObject({ status: false, status_code: 409, data: { error: { code: 'IDEMPOTENCY_KEY_IN_PROGRESS' } } });

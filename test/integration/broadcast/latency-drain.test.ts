@@ -5,7 +5,19 @@
  * answer never returned, so the worker's upstream timeout fires).
  */
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { BASE, DEMO, acceptedByRecipient, issueKey, keyHeader, kitEnvironment, latestJobId, ledgerOf, orderUpdate, recipients, waitForTerminal } from './broadcast-test-kit';
+import {
+  BASE,
+  DEMO,
+  acceptedByRecipient,
+  issueKey,
+  keyHeader,
+  kitEnvironment,
+  latestJobId,
+  ledgerOf,
+  orderUpdate,
+  recipients,
+  waitForTerminal,
+} from './broadcast-test-kit';
 
 describe('drain under Meta-like upstream latency', () => {
   let runtime: TestRuntime;
@@ -26,7 +38,14 @@ describe('drain under Meta-like upstream latency', () => {
       body: JSON.stringify({ latency: { distribution: 'lognormal', p50Ms: 40, p99Ms: 300, timeoutRate: 0.03, seed: 7 }, timeoutHoldMs: 15_000 }),
     });
     expect(control.status).toBe(200);
-    expect(((await control.json()) as { latency: unknown }).latency).toEqual({ distribution: 'lognormal', p50Ms: 40, p99Ms: 300, timeoutRate: 0.03, seed: 7, maxMs: 60_000 });
+    expect(((await control.json()) as { latency: unknown }).latency).toEqual({
+      distribution: 'lognormal',
+      p50Ms: 40,
+      p99Ms: 300,
+      timeoutRate: 0.03,
+      seed: 7,
+      maxMs: 60_000,
+    });
 
     const data = recipients(400);
     const key = await issueKey(runtime.demo.organizationId);

@@ -55,7 +55,11 @@ describe('Marketing Messages API: setting auto, account ONBOARDED at Meta', () =
       expect(sent).toHaveLength(1);
       expect(sent[0]).toMatchObject({
         via: 'marketing_messages',
-        body: { product_policy: 'CLOUD_API_FALLBACK', type: 'template', template: { name: 'summer_coupon', components: [header({ type: 'text', text: `Ada${index}` }), copyCode(0, 'SUMMER20')] } },
+        body: {
+          product_policy: 'CLOUD_API_FALLBACK',
+          type: 'template',
+          template: { name: 'summer_coupon', components: [header({ type: 'text', text: `Ada${index}` }), copyCode(0, 'SUMMER20')] },
+        },
       });
     }
     expect(await readJob(organizationId, jobId)).toMatchObject({ status: 'COMPLETED', route: 'marketing_messages' });
@@ -63,7 +67,10 @@ describe('Marketing Messages API: setting auto, account ONBOARDED at Meta', () =
   });
 
   it('a UTILITY broadcast of the same account goes through /messages', async () => {
-    const data = richRecipients(2, 9_750_000_100, (index) => ({ templateParams: [`Bo${index}`, `B-${index}`], buttons: [{ index: 0, type: 'url', text: `B-${index}` }] }));
+    const data = richRecipients(2, 9_750_000_100, (index) => ({
+      templateParams: [`Bo${index}`, `B-${index}`],
+      buttons: [{ index: 0, type: 'url', text: `B-${index}` }],
+    }));
     const jobId = await broadcast(richBroadcast('order_shipped', data, { header: { type: 'image', link: 'https://cdn.example.com/p.jpg' } }));
 
     for (const [index, recipient] of data.entries()) {

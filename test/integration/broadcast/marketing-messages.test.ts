@@ -30,7 +30,8 @@ describe('Marketing Messages API per business account', () => {
     await runtime?.close();
   });
 
-  const setMarketingMessages = (enabled: 'true' | 'false' | 'auto') => adminCommands['set-marketing-messages'].run(getServices().tenancy, { waba: DEMO.wabaId, enabled });
+  const setMarketingMessages = (enabled: 'true' | 'false' | 'auto') =>
+    adminCommands['set-marketing-messages'].run(getServices().tenancy, { waba: DEMO.wabaId, enabled });
   /** spring_sale: the demo's approved MARKETING template, one placeholder. */
   const springSale = (data: ReturnType<typeof recipients>) =>
     orderUpdate(data, { broadcastName: 'mm', templateName: 'spring_sale', templateLanguage: 'en', templateType: 'MARKETING' });
@@ -58,10 +59,15 @@ describe('Marketing Messages API per business account', () => {
     for (const { toPhoneNumber } of data) {
       const sent = acceptedFor(`91${toPhoneNumber}`);
       expect(sent).toHaveLength(1);
-      expect(sent[0]).toMatchObject({ via: 'marketing_messages', body: { product_policy: 'CLOUD_API_FALLBACK', type: 'template', template: { name: 'spring_sale' } } });
+      expect(sent[0]).toMatchObject({
+        via: 'marketing_messages',
+        body: { product_policy: 'CLOUD_API_FALLBACK', type: 'template', template: { name: 'spring_sale' } },
+      });
     }
     // The sandbox's inspection endpoint shows the same.
-    const inspected = (await (await fetch(`${runtime.sandboxUrl}/_sandbox/messages?recipient=91${data[0]!.toPhoneNumber}`)).json()) as { data: Array<{ via?: string }> };
+    const inspected = (await (await fetch(`${runtime.sandboxUrl}/_sandbox/messages?recipient=91${data[0]!.toPhoneNumber}`)).json()) as {
+      data: Array<{ via?: string }>;
+    };
     expect(inspected.data.map((message) => message.via)).toEqual(['marketing_messages']);
 
     expect(await readJob(organizationId, jobId)).toMatchObject({ status: 'COMPLETED', route: 'marketing_messages' });
@@ -129,17 +135,43 @@ describe('Marketing Messages API per business account', () => {
       marketingMessagesOnboardingStatus: 'ONBOARDED',
       phoneNumbers: [{ id: '120000000000091', displayPhoneNumber: '15550910001', verifiedName: 'Onboarded Shop', qualityRating: 'GREEN' }],
       templates: [
-        { id: '130000000000091', name: 'autumn_sale', language: 'en', category: 'MARKETING', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}, autumn sale!' }] },
-        { id: '130000000000092', name: 'receipt', language: 'en', category: 'UTILITY', status: 'APPROVED', components: [{ type: 'BODY', text: 'Receipt {{1}}' }] },
+        {
+          id: '130000000000091',
+          name: 'autumn_sale',
+          language: 'en',
+          category: 'MARKETING',
+          status: 'APPROVED',
+          components: [{ type: 'BODY', text: 'Hi {{1}}, autumn sale!' }],
+        },
+        {
+          id: '130000000000092',
+          name: 'receipt',
+          language: 'en',
+          category: 'UTILITY',
+          status: 'APPROVED',
+          components: [{ type: 'BODY', text: 'Receipt {{1}}' }],
+        },
       ],
     });
     const tenancy = getServices().tenancy;
     const org = (await adminCommands['create-organization'].run(tenancy, { name: 'Onboarded Shop', plan: 'enterprise' })).organizationId as string;
-    await adminCommands['connect-business-account'].run(tenancy, { org, 'waba-id': wabaId, 'business-id': '110000000000090', name: 'Onboarded Shop', 'access-token': `token-${wabaId}` });
+    await adminCommands['connect-business-account'].run(tenancy, {
+      org,
+      'waba-id': wabaId,
+      'business-id': '110000000000090',
+      name: 'Onboarded Shop',
+      'access-token': `token-${wabaId}`,
+    });
     await adminCommands['add-phone-number'].run(tenancy, { org, 'waba-id': wabaId, 'phone-number': '15550910001', 'phone-number-id': '120000000000091' });
     const shopKey = (await issueKey(org)).secret;
     const send = async (templateName: string, templateType: string, first: number) => {
-      const body = orderUpdate(recipients(1, { first, params: () => ['Fay'] }), { broadcastName: templateName, fromPhoneNumber: '15550910001', templateName, templateLanguage: 'en', templateType });
+      const body = orderUpdate(recipients(1, { first, params: () => ['Fay'] }), {
+        broadcastName: templateName,
+        fromPhoneNumber: '15550910001',
+        templateName,
+        templateLanguage: 'en',
+        templateType,
+      });
       const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(shopKey), body });
       expect(accepted.status).toBe(200);
       const jobId = accepted.headers.get('x-broadcast-job-id')!;

@@ -41,7 +41,12 @@ describe('messaging limit: a broadcast past the portfolio tier is refused at acc
     expect((await send(9_100_000_000, 200)).status).toBe(200);
     // 50 of these were reached by the first: 250 unique in all, exactly the limit (counted twice, it would be 300).
     expect((await send(9_100_000_150, 100)).status).toBe(200);
-    await eventually(async () => sent().length, (count) => count === 300, 30_000, 50);
+    await eventually(
+      async () => sent().length,
+      (count) => count === 300,
+      30_000,
+      50,
+    );
     expect(new Set(sent().map((message) => message.recipient)).size).toBe(250);
 
     // An opted-out number is never sent to, so it does not count.
@@ -60,7 +65,14 @@ describe('messaging limit: a broadcast past the portfolio tier is refused at acc
     const bulk = (toPhoneNumber: string, name: string) =>
       runtime.call('POST', `${BASE}/send-bulk`, {
         headers: keyHeader(bound.secret),
-        body: { broadcastName: name, templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', globalTemplateParams: ['A', 'B'], data: [{ countryCode: '91', toPhoneNumber }] },
+        body: {
+          broadcastName: name,
+          templateName: 'order_update',
+          templateLanguage: 'en_US',
+          templateType: 'UTILITY',
+          globalTemplateParams: ['A', 'B'],
+          data: [{ countryCode: '91', toPhoneNumber }],
+        },
       });
     const walletBefore = await walletMicros(organizationId);
     const refusedBulk = await bulk('9100000252', 'tier-new');

@@ -15,7 +15,19 @@
  */
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { expectFreshBucketRetryAfter } from '../../support/rate-limit-expectations';
-import { BASE, kitEnvironment, DEMO, ensureMinuteHeadroom, issueKey, keyHeader, orderUpdate, queueDepth, receiveAll, recipients, remove } from './broadcast-test-kit';
+import {
+  BASE,
+  kitEnvironment,
+  DEMO,
+  ensureMinuteHeadroom,
+  issueKey,
+  keyHeader,
+  orderUpdate,
+  queueDepth,
+  receiveAll,
+  recipients,
+  remove,
+} from './broadcast-test-kit';
 
 describe('rate limits', () => {
   let runtime: TestRuntime;

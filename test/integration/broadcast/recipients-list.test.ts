@@ -65,7 +65,12 @@ describe('recipients list, summary and job id header', () => {
       } while (cursor);
       expect(pages).toBe(3);
       expect(rows.map((row) => `${String(row.countryCode)}:${String(row.toPhoneNumber)}`)).toEqual(data.map((recipient) => `91:${recipient.toPhoneNumber}`));
-      expect(rows.filter((row) => !ACCEPTED.includes(row.status as string) || row.failureReasonCode !== null || row.failureReason !== null || typeof row.updatedAt !== 'string')).toEqual([]);
+      expect(
+        rows.filter(
+          (row) =>
+            !ACCEPTED.includes(row.status as string) || row.failureReasonCode !== null || row.failureReason !== null || typeof row.updatedAt !== 'string',
+        ),
+      ).toEqual([]);
       const sandboxIds = new Set(runtime.sandbox!.acceptedMessages().map((message) => message.messageId));
       const messageIds = rows.map((row) => row.messageId as string);
       expect(new Set(messageIds).size).toBe(1_001);
@@ -83,7 +88,9 @@ describe('recipients list, summary and job id header', () => {
 
       const badStatus = await get(`/broadcasts/${jobId}/recipients?status=BOUNCED`, key);
       expect(badStatus.status).toBe(400);
-      expect(badStatus.body.message).toBe('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD, HELD_OUT, WAITING');
+      expect(badStatus.body.message).toBe(
+        'status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD, HELD_OUT, WAITING',
+      );
       const firstPage = await get(`/broadcasts/${jobId}/recipients?limit=1`, key);
       const otherFilter = await get(`/broadcasts/${jobId}/recipients?status=FAILED&cursor=${firstPage.body.data.nextCursor}`, key);
       expect([otherFilter.status, otherFilter.body.data.error.code]).toEqual([400, 'INVALID_CURSOR']);
@@ -114,7 +121,10 @@ describe('recipients list, summary and job id header', () => {
 
   it('names the job of a broadcast of 1,000 or fewer and of a free-form message in X-Broadcast-Job-Id; its status and recipients can be read', async () => {
     const key = await freshKey();
-    const small = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(key), body: orderUpdate(recipients(3, { first: 9_200_000_000 })) });
+    const small = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: keyHeader(key),
+      body: orderUpdate(recipients(3, { first: 9_200_000_000 })),
+    });
     expect([small.status, small.body.data]).toEqual([200, {}]);
     const smallJob = small.headers.get('x-broadcast-job-id')!;
     expect(smallJob).toMatch(/^pub_/);
@@ -143,7 +153,11 @@ describe('recipients list, summary and job id header', () => {
       expect(small.status).toBe(200);
       const jobId = small.headers.get('x-broadcast-job-id')!;
       await waitForTerminal(organizationId, jobId, 30_000);
-      const rows = (await get(`/broadcasts/${jobId}/recipients`, key)).body.data.recipients as Array<{ toPhoneNumber: string; status: string; messageId: string | null }>;
+      const rows = (await get(`/broadcasts/${jobId}/recipients`, key)).body.data.recipients as Array<{
+        toPhoneNumber: string;
+        status: string;
+        messageId: string | null;
+      }>;
       expect(rows.map((row) => row.status)).toEqual(['SENT', 'HELD', 'SENT']);
       expect(rows[1]!.messageId).toEqual(expect.any(String));
       const status = await get(`/status/${jobId}`, key);
@@ -193,7 +207,9 @@ describe('recipients list, summary and job id header', () => {
       items.push({ ...messagingKeys.tally(job.jobId, bucket), ...codes });
     }
     for (let start = 0; start < items.length; start += 25) {
-      await services.clients.dynamoDb.send(new BatchWriteCommand({ RequestItems: { [table]: items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+      await services.clients.dynamoDb.send(
+        new BatchWriteCommand({ RequestItems: { [table]: items.slice(start, start + 25).map((Item) => ({ PutRequest: { Item } })) } }),
+      );
     }
 
     const key = await freshKey();
@@ -206,7 +222,9 @@ describe('recipients list, summary and job id header', () => {
     const lines = text.split('\r\n');
     // Changed on purpose (issue 25): the userId column, then the four pricing columns, last (empty without them).
     // (issue 38) the four outcome columns; (issue 39) waitingUntil, last.
-    expect(lines[0]).toBe('countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,userId,pricingCategory,pricingType,billable,pricingModel,cost,costCurrency,pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks,waitingUntil');
+    expect(lines[0]).toBe(
+      'countryCode,toPhoneNumber,status,messageId,failureReasonCode,failureReason,updatedAt,sentVia,userId,pricingCategory,pricingType,billable,pricingModel,cost,costCurrency,pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks,waitingUntil',
+    );
     expect(lines).toHaveLength(total + 2);
     // Changed on purpose (issue 26): two more empty cells, the rate card's cost and its currency; (issue 35) one more, Meta's pricing subtype.
     expect(lines[1]).toBe(`44,7700000000,DELIVERED,wamid.csv0,,,${now},cloud_api,,,,,,,,,,,,,`);

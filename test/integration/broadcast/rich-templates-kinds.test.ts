@@ -34,8 +34,11 @@ describe('rich templates: buttons, named parameters, carousel, limited-time offe
 
   const deliver = (broadcast: Record<string, unknown>) => deliverBroadcast(runtime, broadcast);
 
-  it('URL button: the broadcast\'s suffix, and a recipient\'s own instead', async () => {
-    const data = richRecipients(2, 9_730_000_000, (index) => ({ templateParams: [`Ada${index}`, `A-${index}`], ...(index === 1 && { buttons: [{ index: 0, type: 'url', text: 'own-17' }] }) }));
+  it("URL button: the broadcast's suffix, and a recipient's own instead", async () => {
+    const data = richRecipients(2, 9_730_000_000, (index) => ({
+      templateParams: [`Ada${index}`, `A-${index}`],
+      ...(index === 1 && { buttons: [{ index: 0, type: 'url', text: 'own-17' }] }),
+    }));
     const image = { type: 'image', link: 'https://cdn.example.com/p.jpg' };
     const sent = await deliver(richBroadcast('order_shipped', data, { header: image, buttons: [{ index: 0, type: 'url', text: 'all-1' }] }));
 
@@ -44,7 +47,7 @@ describe('rich templates: buttons, named parameters, carousel, limited-time offe
     expect(sent.get(numberOf(data[1]!))).toEqual([expectedHeader, body('Ada1', 'A-1'), urlButton(0, 'own-17')]);
   });
 
-  it('copy code and quick reply: the broadcast\'s buttons, merged by index with a recipient\'s own', async () => {
+  it("copy code and quick reply: the broadcast's buttons, merged by index with a recipient's own", async () => {
     const data = richRecipients(3, 9_730_000_100, (index) => {
       if (index === 1) return { buttons: [{ index: 0, type: 'copy_code', couponCode: 'VIP30' }] };
       if (index === 2) return { buttons: [{ index: 1, type: 'quick_reply', payload: 'STOP-2' }] };
@@ -62,7 +65,7 @@ describe('rich templates: buttons, named parameters, carousel, limited-time offe
     expect(sent.get(numberOf(data[2]!))).toEqual([hello, copyCode(0, 'SUMMER20'), quickReply(1, 'STOP-2')]);
   });
 
-  it('named parameters: the broadcast\'s object, a recipient\'s own object (any order), each value with its parameter_name', async () => {
+  it("named parameters: the broadcast's object, a recipient's own object (any order), each value with its parameter_name", async () => {
     const data = richRecipients(2, 9_730_000_200, (index) => (index === 1 ? { templateParams: { store: 'Demo Outlet', first_name: 'Ada' } } : {}));
     const sent = await deliver(richBroadcast('welcome_named', data, { globalTemplateParams: { first_name: 'friend', store: 'Demo Retail' } }));
 
@@ -70,10 +73,19 @@ describe('rich templates: buttons, named parameters, carousel, limited-time offe
     expect(sent.get(numberOf(data[1]!))).toEqual([namedBody({ store: 'Demo Outlet', first_name: 'Ada' })]);
   });
 
-  it('carousel: one entry per card in order (header by link or uploaded id, card body, card URL button); a recipient\'s own cards', async () => {
-    const card = (picture: Record<string, unknown>, name: string, slug: string) => ({ header: { type: 'image', ...picture }, templateParams: [name], buttons: [{ index: 0, type: 'url', text: slug }] });
+  it("carousel: one entry per card in order (header by link or uploaded id, card body, card URL button); a recipient's own cards", async () => {
+    const card = (picture: Record<string, unknown>, name: string, slug: string) => ({
+      header: { type: 'image', ...picture },
+      templateParams: [name],
+      buttons: [{ index: 0, type: 'url', text: slug }],
+    });
     const data = richRecipients(2, 9_730_000_300, (index) =>
-      index === 1 ? { templateParams: ['Ada'], carousel: [card({ link: 'https://cdn.example.com/a.jpg' }, 'Apron', 'apron'), card({ link: 'https://cdn.example.com/b.jpg' }, 'Boots', 'boots')] } : {},
+      index === 1
+        ? {
+            templateParams: ['Ada'],
+            carousel: [card({ link: 'https://cdn.example.com/a.jpg' }, 'Apron', 'apron'), card({ link: 'https://cdn.example.com/b.jpg' }, 'Boots', 'boots')],
+          }
+        : {},
     );
     const carousel = [card({ link: 'https://cdn.example.com/linen.jpg' }, 'Linen shirt', 'linen-shirt'), card({ mediaId: ownMedia }, 'Straw hat', 'straw-hat')];
     const sent = await deliver(richBroadcast('spring_carousel', data, { globalTemplateParams: ['friend'], carousel }));
@@ -84,15 +96,27 @@ describe('rich templates: buttons, named parameters, carousel, limited-time offe
     });
     expect(sent.get(numberOf(data[0]!))).toEqual([
       body('friend'),
-      { type: 'carousel', cards: [sentCard(0, { link: 'https://cdn.example.com/linen.jpg' }, 'Linen shirt', 'linen-shirt'), sentCard(1, { id: ownMedia }, 'Straw hat', 'straw-hat')] },
+      {
+        type: 'carousel',
+        cards: [
+          sentCard(0, { link: 'https://cdn.example.com/linen.jpg' }, 'Linen shirt', 'linen-shirt'),
+          sentCard(1, { id: ownMedia }, 'Straw hat', 'straw-hat'),
+        ],
+      },
     ]);
     expect(sent.get(numberOf(data[1]!))).toEqual([
       body('Ada'),
-      { type: 'carousel', cards: [sentCard(0, { link: 'https://cdn.example.com/a.jpg' }, 'Apron', 'apron'), sentCard(1, { link: 'https://cdn.example.com/b.jpg' }, 'Boots', 'boots')] },
+      {
+        type: 'carousel',
+        cards: [
+          sentCard(0, { link: 'https://cdn.example.com/a.jpg' }, 'Apron', 'apron'),
+          sentCard(1, { link: 'https://cdn.example.com/b.jpg' }, 'Boots', 'boots'),
+        ],
+      },
     ]);
   });
 
-  it('limited-time offer: expiry as Unix milliseconds, coupon and URL button; a recipient\'s own expiry and URL merged with the broadcast\'s coupon', async () => {
+  it("limited-time offer: expiry as Unix milliseconds, coupon and URL button; a recipient's own expiry and URL merged with the broadcast's coupon", async () => {
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
     const ownExpiry = '2030-06-30T21:59:59+02:00';
     const data = richRecipients(2, 9_730_000_400, (index) =>
@@ -104,13 +128,19 @@ describe('rich templates: buttons, named parameters, carousel, limited-time offe
     ];
     const sent = await deliver(richBroadcast('flash_deal', data, { globalTemplateParams: ['friend'], limitedTimeOffer: { expiresAt }, buttons }));
 
-    const offer = (milliseconds: number) => ({ type: 'limited_time_offer', parameters: [{ type: 'limited_time_offer', limited_time_offer: { expiration_time_ms: milliseconds } }] });
+    const offer = (milliseconds: number) => ({
+      type: 'limited_time_offer',
+      parameters: [{ type: 'limited_time_offer', limited_time_offer: { expiration_time_ms: milliseconds } }],
+    });
     expect(sent.get(numberOf(data[0]!))).toEqual([body('friend'), offer(Date.parse(expiresAt)), copyCode(0, 'FLASH15'), urlButton(1, 'flash15')]);
     expect(sent.get(numberOf(data[1]!))).toEqual([body('Ada'), offer(Date.UTC(2030, 5, 30, 19, 59, 59)), copyCode(0, 'FLASH15'), urlButton(1, 'ada-deal')]);
   });
 
   it('a quick reply takes an optional payload: summer_coupon sent without one has no quick_reply component', async () => {
-    const data = richRecipients(1, 9_730_000_500, () => ({ header: { type: 'text', text: 'Bo' }, buttons: [{ index: 0, type: 'copy_code', couponCode: 'BO10' }] }));
+    const data = richRecipients(1, 9_730_000_500, () => ({
+      header: { type: 'text', text: 'Bo' },
+      buttons: [{ index: 0, type: 'copy_code', couponCode: 'BO10' }],
+    }));
     const sent = await deliver(richBroadcast('summer_coupon', data));
     expect(sent.get(numberOf(data[0]!))).toEqual([header({ type: 'text', text: 'Bo' }), copyCode(0, 'BO10')]);
   });

@@ -63,11 +63,17 @@ export const CREATED_TEMPLATES: Record<string, Record<string, unknown>> = {
   },
   catalog_promo: {
     category: 'MARKETING',
-    components: [{ type: 'BODY', text: 'Browse our catalog.' }, { type: 'BUTTONS', buttons: [{ type: 'CATALOG', text: 'View catalog' }] }],
+    components: [
+      { type: 'BODY', text: 'Browse our catalog.' },
+      { type: 'BUTTONS', buttons: [{ type: 'CATALOG', text: 'View catalog' }] },
+    ],
   },
   bundle_promo: {
     category: 'MARKETING',
-    components: [{ type: 'BODY', text: 'Bundles for you.' }, { type: 'BUTTONS', buttons: [{ type: 'MPM', text: 'View items' }] }],
+    components: [
+      { type: 'BODY', text: 'Bundles for you.' },
+      { type: 'BUTTONS', buttons: [{ type: 'MPM', text: 'View items' }] },
+    ],
   },
 };
 
@@ -91,8 +97,17 @@ export async function createTemplates(runtime: TestRuntime, names: readonly (key
 }
 
 /** Uploads a 1x1 PNG through /upstream as the organization owning `phoneNumberId` (`token`: its /upstream token); the media id. */
-export async function uploadImage(runtime: TestRuntime, phoneNumberId: string = DEMO.phoneNumberId1, token: string = runtime.demo.accessToken): Promise<string> {
-  const response = await multipartCall(runtime, `/phone-numbers/${phoneNumberId}/media`, [{ name: 'file', value: PNG_1X1, filename: 'a.png', type: 'image/png' }], token);
+export async function uploadImage(
+  runtime: TestRuntime,
+  phoneNumberId: string = DEMO.phoneNumberId1,
+  token: string = runtime.demo.accessToken,
+): Promise<string> {
+  const response = await multipartCall(
+    runtime,
+    `/phone-numbers/${phoneNumberId}/media`,
+    [{ name: 'file', value: PNG_1X1, filename: 'a.png', type: 'image/png' }],
+    token,
+  );
   if (response.status !== 200 || typeof response.body?.id !== 'string') throw new Error(`upload failed: ${response.status} ${JSON.stringify(response.body)}`);
   return response.body.id;
 }
@@ -145,8 +160,18 @@ export const namedBody = (values: Record<string, string>) => ({
   parameters: Object.entries(values).map(([name, text]) => ({ type: 'text', parameter_name: name, text })),
 });
 export const urlButton = (index: number, text: string) => ({ type: 'button', sub_type: 'url', index: String(index), parameters: [{ type: 'text', text }] });
-export const quickReply = (index: number, payload: string) => ({ type: 'button', sub_type: 'quick_reply', index: String(index), parameters: [{ type: 'payload', payload }] });
-export const copyCode = (index: number, code: string) => ({ type: 'button', sub_type: 'copy_code', index: String(index), parameters: [{ type: 'coupon_code', coupon_code: code }] });
+export const quickReply = (index: number, payload: string) => ({
+  type: 'button',
+  sub_type: 'quick_reply',
+  index: String(index),
+  parameters: [{ type: 'payload', payload }],
+});
+export const copyCode = (index: number, code: string) => ({
+  type: 'button',
+  sub_type: 'copy_code',
+  index: String(index),
+  parameters: [{ type: 'coupon_code', coupon_code: code }],
+});
 
 /** Sends, expects 200, runs the workers, and returns what the sandbox accepted by recipient. */
 export async function deliverBroadcast(runtime: TestRuntime, broadcast: Record<string, unknown>) {

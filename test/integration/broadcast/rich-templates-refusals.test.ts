@@ -17,14 +17,25 @@ const IMAGE = { type: 'image', link: 'https://cdn.example.com/p.jpg' };
 const TRACK = [{ index: 0, type: 'url', text: 'A-1' }];
 /** Three recipients of a positional template with `count` body values each, `own(i)` merged in. */
 const three = (count: number, own: (index: number) => Record<string, unknown> = () => ({})): RichRecipient[] =>
-  richRecipients(3, 9_740_000_000, (index) => ({ ...(count > 0 && { templateParams: Array.from({ length: count }, (_, at) => `v${index}-${at}`) }), ...own(index) }));
+  richRecipients(3, 9_740_000_000, (index) => ({
+    ...(count > 0 && { templateParams: Array.from({ length: count }, (_, at) => `v${index}-${at}`) }),
+    ...own(index),
+  }));
 /** order_shipped (image header, body of 2, dynamic URL button 0) with `fields` at the broadcast level. */
 const shipped = (data: RichRecipient[], fields: Record<string, unknown> = {}) => richBroadcast('order_shipped', data, fields);
 const card = (slug: string) => ({ header: IMAGE, templateParams: [slug], buttons: [{ index: 0, type: 'url', text: slug }] });
 const named = (data: RichRecipient[], fields: Record<string, unknown> = {}) => richBroadcast('welcome_named', data, fields);
-const coupon = (data: RichRecipient[], fields: Record<string, unknown>) => richBroadcast('summer_coupon', data, { header: { type: 'text', text: 'friend' }, ...fields });
+const coupon = (data: RichRecipient[], fields: Record<string, unknown>) =>
+  richBroadcast('summer_coupon', data, { header: { type: 'text', text: 'friend' }, ...fields });
 const flash = (fields: Record<string, unknown>) =>
-  richBroadcast('flash_deal', three(1), { limitedTimeOffer: { expiresAt: '2031-01-01T00:00:00Z' }, buttons: [{ index: 0, type: 'copy_code', couponCode: 'FLASH15' }, { index: 1, type: 'url', text: 'f' }], ...fields });
+  richBroadcast('flash_deal', three(1), {
+    limitedTimeOffer: { expiresAt: '2031-01-01T00:00:00Z' },
+    buttons: [
+      { index: 0, type: 'copy_code', couponCode: 'FLASH15' },
+      { index: 1, type: 'url', text: 'f' },
+    ],
+    ...fields,
+  });
 
 interface Refusal {
   name: string;
@@ -56,7 +67,11 @@ describe('rich templates: refusals at accept', () => {
     },
     {
       name: 'a media-header template: recipient 2 without a header of its own, none at the broadcast level',
-      body: () => shipped(three(2, (index) => (index < 2 ? { header: IMAGE } : {})), { buttons: TRACK }),
+      body: () =>
+        shipped(
+          three(2, (index) => (index < 2 ? { header: IMAGE } : {})),
+          { buttons: TRACK },
+        ),
       code: 'TEMPLATE_CONTENT',
       message: [/^data\[2\]\.header is required/],
     },
@@ -68,7 +83,11 @@ describe('rich templates: refusals at accept', () => {
     },
     {
       name: 'the wrong media type (recipient 1)',
-      body: () => shipped(three(2, (index) => (index === 1 ? { header: { type: 'document', link: 'https://cdn.example.com/d.pdf' } } : {})), { header: IMAGE, buttons: TRACK }),
+      body: () =>
+        shipped(
+          three(2, (index) => (index === 1 ? { header: { type: 'document', link: 'https://cdn.example.com/d.pdf' } } : {})),
+          { header: IMAGE, buttons: TRACK },
+        ),
       code: 'TEMPLATE_CONTENT',
       message: [/^data\[1\]\.header\.type must be image/],
     },
@@ -80,7 +99,11 @@ describe('rich templates: refusals at accept', () => {
     },
     {
       name: 'a URL button without text (recipient 1)',
-      body: () => shipped(three(2, (index) => (index === 1 ? { buttons: [{ index: 0, type: 'url' }] } : {})), { header: IMAGE, buttons: TRACK }),
+      body: () =>
+        shipped(
+          three(2, (index) => (index === 1 ? { buttons: [{ index: 0, type: 'url' }] } : {})),
+          { header: IMAGE, buttons: TRACK },
+        ),
       code: 'VALIDATION_FAILED',
       message: [/^data\[1\]\.buttons\[0\]\.text /],
     },
@@ -92,7 +115,11 @@ describe('rich templates: refusals at accept', () => {
     },
     {
       name: 'a button of the wrong type (recipient 0)',
-      body: () => shipped(three(2, (index) => (index === 0 ? { buttons: [{ index: 0, type: 'quick_reply', payload: 'X' }] } : {})), { header: IMAGE, buttons: TRACK }),
+      body: () =>
+        shipped(
+          three(2, (index) => (index === 0 ? { buttons: [{ index: 0, type: 'quick_reply', payload: 'X' }] } : {})),
+          { header: IMAGE, buttons: TRACK },
+        ),
       code: 'TEMPLATE_CONTENT',
       message: [/^data\[0\]\.buttons\[0\]\.type quick_reply does not match button 0/, /URL button/],
     },
@@ -110,7 +137,12 @@ describe('rich templates: refusals at accept', () => {
     },
     {
       name: 'a carousel of 3 cards (recipient 1)',
-      body: () => richBroadcast('spring_carousel', three(1, (index) => (index === 1 ? { carousel: [card('a'), card('b'), card('c')] } : {})), { carousel: [card('a'), card('b')] }),
+      body: () =>
+        richBroadcast(
+          'spring_carousel',
+          three(1, (index) => (index === 1 ? { carousel: [card('a'), card('b'), card('c')] } : {})),
+          { carousel: [card('a'), card('b')] },
+        ),
       code: 'TEMPLATE_CONTENT',
       message: [/^data\[1\]\.carousel has 3 cards/],
     },
@@ -122,7 +154,11 @@ describe('rich templates: refusals at accept', () => {
     },
     {
       name: 'a named parameter missing (recipient 1)',
-      body: () => named(three(0, (index) => (index === 1 ? { templateParams: { first_name: 'Ada' } } : {})), { globalTemplateParams: { first_name: 'A', store: 'S' } }),
+      body: () =>
+        named(
+          three(0, (index) => (index === 1 ? { templateParams: { first_name: 'Ada' } } : {})),
+          { globalTemplateParams: { first_name: 'A', store: 'S' } },
+        ),
       code: 'TEMPLATE_CONTENT',
       message: [/^data\[1\]\.templateParams is missing store/],
     },
@@ -140,31 +176,53 @@ describe('rich templates: refusals at accept', () => {
     },
     {
       name: 'an object given to a positional template (recipient 1)',
-      body: () => richBroadcast('order_update', three(2, (index) => (index === 1 ? { templateParams: { first_name: 'Ada' } } : {}))),
+      body: () =>
+        richBroadcast(
+          'order_update',
+          three(2, (index) => (index === 1 ? { templateParams: { first_name: 'Ada' } } : {})),
+        ),
       code: 'TEMPLATE_CONTENT',
       message: [/^data\[1\]\.templateParams must be an array/],
     },
     {
       name: 'the wrong body count on a rich template (recipient 2)',
-      body: () => shipped(three(2, (index) => (index === 2 ? { templateParams: ['only'] } : {})), { header: IMAGE, buttons: TRACK }),
+      body: () =>
+        shipped(
+          three(2, (index) => (index === 2 ? { templateParams: ['only'] } : {})),
+          { header: IMAGE, buttons: TRACK },
+        ),
       code: 'TEMPLATE_PARAMETER_COUNT',
       message: [/^data\[2\]\.templateParams has 1 values/, /needs exactly 2/],
     },
     {
       name: 'a copy code over 20 characters (recipient 0)',
-      body: () => coupon(three(0, (index) => (index === 0 ? { buttons: [{ index: 0, type: 'copy_code', couponCode: 'C'.repeat(21) }] } : {})), { buttons: [{ index: 0, type: 'copy_code', couponCode: 'OK' }] }),
+      body: () =>
+        coupon(
+          three(0, (index) => (index === 0 ? { buttons: [{ index: 0, type: 'copy_code', couponCode: 'C'.repeat(21) }] } : {})),
+          { buttons: [{ index: 0, type: 'copy_code', couponCode: 'OK' }] },
+        ),
       code: 'VALIDATION_FAILED',
       message: [/^data\[0\]\.buttons\[0\]\.couponCode /, /at most 20 characters/],
     },
     {
       name: 'a copy code over 15 characters in the limited-time offer',
-      body: () => flash({ buttons: [{ index: 0, type: 'copy_code', couponCode: 'F'.repeat(16) }, { index: 1, type: 'url', text: 'f' }] }),
+      body: () =>
+        flash({
+          buttons: [
+            { index: 0, type: 'copy_code', couponCode: 'F'.repeat(16) },
+            { index: 1, type: 'url', text: 'f' },
+          ],
+        }),
       code: 'TEMPLATE_CONTENT',
       message: [/^buttons\[0\]\.couponCode must be at most 15 characters/],
     },
     {
       name: "a URL suffix longer than the button's room (recipient 1)",
-      body: () => shipped(three(2, (index) => (index === 1 ? { buttons: [{ index: 0, type: 'url', text: 'x'.repeat(1974) }] } : {})), { header: IMAGE, buttons: TRACK }),
+      body: () =>
+        shipped(
+          three(2, (index) => (index === 1 ? { buttons: [{ index: 0, type: 'url', text: 'x'.repeat(1974) }] } : {})),
+          { header: IMAGE, buttons: TRACK },
+        ),
       code: 'TEMPLATE_CONTENT',
       message: [/^data\[1\]\.buttons\[0\]\.text must be at most 1973 characters/],
     },
@@ -182,13 +240,21 @@ describe('rich templates: refusals at accept', () => {
     },
     {
       name: 'an http:// media link (recipient 2)',
-      body: () => shipped(three(2, (index) => (index === 2 ? { header: { type: 'image', link: 'http://cdn.example.com/p.jpg' } } : {})), { header: IMAGE, buttons: TRACK }),
+      body: () =>
+        shipped(
+          three(2, (index) => (index === 2 ? { header: { type: 'image', link: 'http://cdn.example.com/p.jpg' } } : {})),
+          { header: IMAGE, buttons: TRACK },
+        ),
       code: 'VALIDATION_FAILED',
       message: [/^data\[2\]\.header\.link /, /https:\/\//],
     },
     {
       name: "another organization's media id (recipient 1)",
-      body: () => shipped(three(2, (index) => (index === 1 ? { header: { type: 'image', mediaId: foreignMedia } } : {})), { header: IMAGE, buttons: TRACK }),
+      body: () =>
+        shipped(
+          three(2, (index) => (index === 1 ? { header: { type: 'image', mediaId: foreignMedia } } : {})),
+          { header: IMAGE, buttons: TRACK },
+        ),
       code: 'TEMPLATE_CONTENT',
       message: [/^data\[1\]\.header\.mediaId \d+ is not a media id this organization uploaded/],
     },
@@ -200,7 +266,11 @@ describe('rich templates: refusals at accept', () => {
     },
     {
       name: 'a header for a template without one (recipient 0)',
-      body: () => richBroadcast('order_update', three(2, (index) => (index === 0 ? { header: IMAGE } : {}))),
+      body: () =>
+        richBroadcast(
+          'order_update',
+          three(2, (index) => (index === 0 ? { header: IMAGE } : {})),
+        ),
       code: 'TEMPLATE_CONTENT',
       message: [/^data\[0\]\.header is not expected/],
     },
@@ -241,7 +311,9 @@ describe('rich templates: refusals at accept', () => {
 
   it('the sandbox, like Meta, refuses a media-header template sent without its header: 132012 passed through /upstream', async () => {
     const template = { name: 'order_shipped', language: { code: 'en_US' }, components: [body('Ada', 'A-1'), urlButton(0, 'A-1')] };
-    const response = await wrapperCall(runtime, 'POST', `/phone-numbers/${DEMO.phoneNumberId1}/messages`, { body: { to: '15557771000', type: 'template', template } });
+    const response = await wrapperCall(runtime, 'POST', `/phone-numbers/${DEMO.phoneNumberId1}/messages`, {
+      body: { to: '15557771000', type: 'template', template },
+    });
     expect(response.status).toBe(400);
     // The contract's error shape (spec: message, type, code, error_subcode, fbtrace_id): Meta's code and message.
     expect(response.body).toMatchObject({ status: false, message: expect.stringMatching(/^\(#132012\)/), error: { code: 132012, type: 'OAuthException' } });
@@ -253,7 +325,10 @@ describe('rich templates: refusals at accept', () => {
       body: JSON.stringify({ messaging_product: 'whatsapp', to: '15557771000', type: 'template', template }),
     });
     expect(direct.status).toBe(400);
-    expect(((await direct.json()) as { error: unknown }).error).toMatchObject({ code: 132012, error_data: { details: 'header: Format mismatch, expected IMAGE, received UNKNOWN' } });
+    expect(((await direct.json()) as { error: unknown }).error).toMatchObject({
+      code: 132012,
+      error_data: { details: 'header: Format mismatch, expected IMAGE, received UNKNOWN' },
+    });
     expect(runtime.sandbox!.acceptedMessages()).toHaveLength(0);
   });
 });

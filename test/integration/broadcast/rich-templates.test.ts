@@ -53,14 +53,18 @@ describe('rich templates: headers', () => {
     }
   });
 
-  it('a recipient\'s own image link wins over the broadcast\'s media id', async () => {
+  it("a recipient's own image link wins over the broadcast's media id", async () => {
     const data = richRecipients(2, 9_710_000_100, (index) => ({
       buttons: [{ index: 0, type: 'url', text: `B-${index}` }],
       ...(index === 0 && { header: { type: 'image', link: 'https://cdn.example.com/own.png' } }),
     }));
     const sent = await deliver(richBroadcast('order_shipped', data, { globalTemplateParams: ['Bo', 'B-1'], header: { type: 'image', mediaId: ownMedia } }));
 
-    expect(sent.get(numberOf(data[0]!))).toEqual([header({ type: 'image', image: { link: 'https://cdn.example.com/own.png' } }), body('Bo', 'B-1'), urlButton(0, 'B-0')]);
+    expect(sent.get(numberOf(data[0]!))).toEqual([
+      header({ type: 'image', image: { link: 'https://cdn.example.com/own.png' } }),
+      body('Bo', 'B-1'),
+      urlButton(0, 'B-0'),
+    ]);
     expect(sent.get(numberOf(data[1]!))).toEqual([header({ type: 'image', image: { id: ownMedia } }), body('Bo', 'B-1'), urlButton(0, 'B-1')]);
   });
 
@@ -78,7 +82,7 @@ describe('rich templates: headers', () => {
     }
   });
 
-  it('document header with a filename; a recipient\'s own document without one', async () => {
+  it("document header with a filename; a recipient's own document without one", async () => {
     const data = richRecipients(3, 9_710_000_300, (index) => ({
       templateParams: [`INV-${index}`],
       ...(index === 2 && { header: { type: 'document', link: 'https://cdn.example.com/own.pdf' } }),
@@ -86,8 +90,14 @@ describe('rich templates: headers', () => {
     const broadcastHeader = { type: 'document', link: 'https://cdn.example.com/invoice.pdf', filename: 'Invoice.pdf' };
     const sent = await deliver(richBroadcast('invoice_ready', data, { header: broadcastHeader }));
 
-    expect(sent.get(numberOf(data[0]!))).toEqual([header({ type: 'document', document: { link: 'https://cdn.example.com/invoice.pdf', filename: 'Invoice.pdf' } }), body('INV-0')]);
-    expect(sent.get(numberOf(data[1]!))).toEqual([header({ type: 'document', document: { link: 'https://cdn.example.com/invoice.pdf', filename: 'Invoice.pdf' } }), body('INV-1')]);
+    expect(sent.get(numberOf(data[0]!))).toEqual([
+      header({ type: 'document', document: { link: 'https://cdn.example.com/invoice.pdf', filename: 'Invoice.pdf' } }),
+      body('INV-0'),
+    ]);
+    expect(sent.get(numberOf(data[1]!))).toEqual([
+      header({ type: 'document', document: { link: 'https://cdn.example.com/invoice.pdf', filename: 'Invoice.pdf' } }),
+      body('INV-1'),
+    ]);
     expect(sent.get(numberOf(data[2]!))).toEqual([header({ type: 'document', document: { link: 'https://cdn.example.com/own.pdf' } }), body('INV-2')]);
   });
 
@@ -103,7 +113,7 @@ describe('rich templates: headers', () => {
     }
   });
 
-  it('location header: coordinates as Meta\'s examples write them (strings), name and address when given', async () => {
+  it("location header: coordinates as Meta's examples write them (strings), name and address when given", async () => {
     const data = richRecipients(2, 9_710_000_500, (index) => ({
       templateParams: [`P-${index}`],
       ...(index === 1 && { header: { type: 'location', latitude: -33.8568, longitude: 151.2153 } }),
@@ -112,27 +122,42 @@ describe('rich templates: headers', () => {
     const sent = await deliver(richBroadcast('pickup_point', data, { header: place }));
 
     expect(sent.get(numberOf(data[0]!))).toEqual([
-      header({ type: 'location', location: { latitude: '37.4421', longitude: '-122.1615', name: 'Philz Coffee', address: '101 Forest Ave, Palo Alto, CA 94301' } }),
+      header({
+        type: 'location',
+        location: { latitude: '37.4421', longitude: '-122.1615', name: 'Philz Coffee', address: '101 Forest Ave, Palo Alto, CA 94301' },
+      }),
       body('P-0'),
     ]);
     expect(sent.get(numberOf(data[1]!))).toEqual([header({ type: 'location', location: { latitude: '-33.8568', longitude: '151.2153' } }), body('P-1')]);
   });
 
   it('1,001 recipients of order_shipped (a job of 2 chunks): broadcast header, each recipient accepted once with its own URL suffix', async () => {
-    const data = richRecipients(1_001, 9_720_000_000, (index) => ({ templateParams: [`N${index}`, `O-${index}`], buttons: [{ index: 0, type: 'url', text: `T-${index}` }] }));
+    const data = richRecipients(1_001, 9_720_000_000, (index) => ({
+      templateParams: [`N${index}`, `O-${index}`],
+      buttons: [{ index: 0, type: 'url', text: `T-${index}` }],
+    }));
     const response = await postBroadcast(runtime, richBroadcast('order_shipped', data, { header: { type: 'image', link: PICTURE } }));
     expect(response.status).toBe(202);
     expect(response.body.data).toEqual({ jobId: expect.any(String), status: 'PROCESSING', totalRecipients: 1_001, chunkSize: 1_000, totalChunks: 2 });
 
     const queued = await receiveAll(runtime);
-    expect(queued.map(chunkOf).map((chunk) => chunk.recipients.length).sort((a, b) => a - b)).toEqual([1, 1_000]);
+    expect(
+      queued
+        .map(chunkOf)
+        .map((chunk) => chunk.recipients.length)
+        .sort((a, b) => a - b),
+    ).toEqual([1, 1_000]);
     for (const message of queued) await release(runtime, message);
     await runWorkersUntilIdle(runtime);
 
     const sent = componentsByRecipient(runtime, 'order_shipped');
     expect(sent.size).toBe(1_001);
     for (const [index, recipient] of data.entries()) {
-      expect(sent.get(numberOf(recipient))).toEqual([header({ type: 'image', image: { link: PICTURE } }), body(`N${index}`, `O-${index}`), urlButton(0, `T-${index}`)]);
+      expect(sent.get(numberOf(recipient))).toEqual([
+        header({ type: 'image', image: { link: PICTURE } }),
+        body(`N${index}`, `O-${index}`),
+        urlButton(0, `T-${index}`),
+      ]);
     }
     expect(await readJob(runtime.demo.organizationId, response.body.data.jobId)).toMatchObject({ status: 'COMPLETED', summary: { sent: 1_001, failed: 0 } });
   }, 120_000);

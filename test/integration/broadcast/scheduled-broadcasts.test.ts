@@ -19,8 +19,7 @@ describe('send-template-broadcast with scheduledAt', () => {
     await runtime?.close();
   });
   const key = () => ({ 'x-api-key': runtime.demo.apiKey });
-  const sendsTo = (prefix: string) =>
-    runtime.sandbox!.acceptedMessages().filter((message) => String((message.body as { to?: unknown }).to).startsWith(prefix));
+  const sendsTo = (prefix: string) => runtime.sandbox!.acceptedMessages().filter((message) => String((message.body as { to?: unknown }).to).startsWith(prefix));
   const storedJob = async (jobId: string) => (await getServices().broadcast.broadcasts.getJob(jobId))!;
 
   it('answers 202 SCHEDULED whatever the size, reads and lists as SCHEDULED until its time, then fires within 2 s and completes', async () => {
@@ -46,7 +45,9 @@ describe('send-template-broadcast with scheduledAt', () => {
     expect(status.body.data).toMatchObject({ jobId, status: 'SCHEDULED' });
     const listed = await runtime.call('GET', `${BASE}/broadcasts?status=SCHEDULED`, { headers: key() });
     expect(listed.status).toBe(200);
-    expect(listed.body.data.broadcasts).toEqual(expect.arrayContaining([expect.objectContaining({ jobId, status: 'SCHEDULED', scheduledAt: accepted.body.data.scheduledAt })]));
+    expect(listed.body.data.broadcasts).toEqual(
+      expect.arrayContaining([expect.objectContaining({ jobId, status: 'SCHEDULED', scheduledAt: accepted.body.data.scheduledAt })]),
+    );
     expect(await queueDepth(runtime)).toBe(0);
     expect(sendsTo('919510')).toEqual([]);
 
@@ -62,7 +63,10 @@ describe('send-template-broadcast with scheduledAt', () => {
   }, 60_000);
 
   it('cancelled before its time: CANCELLED at once, every recipient CANCELLED, nothing ever sent', async () => {
-    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: key(), body: orderUpdate(recipients(2, { first: 9_520_000_000 }), { scheduledAt: inSeconds(3) }) });
+    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: key(),
+      body: orderUpdate(recipients(2, { first: 9_520_000_000 }), { scheduledAt: inSeconds(3) }),
+    });
     expect(accepted.status).toBe(202);
     const jobId: string = accepted.body.data.jobId;
 
@@ -86,7 +90,10 @@ describe('send-template-broadcast with scheduledAt', () => {
     runtime.scheduler.dropFirings(true);
     let jobId: string;
     try {
-      const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: key(), body: orderUpdate(recipients(2, { first: 9_530_000_000 }), { scheduledAt: inSeconds(2) }) });
+      const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+        headers: key(),
+        body: orderUpdate(recipients(2, { first: 9_530_000_000 }), { scheduledAt: inSeconds(2) }),
+      });
       expect(accepted.status).toBe(202);
       jobId = accepted.body.data.jobId;
     } finally {
@@ -100,7 +107,10 @@ describe('send-template-broadcast with scheduledAt', () => {
 
   it('refuses a scheduledAt that is not an ISO time with an offset, or not within its window, naming the field and the rule', async () => {
     const refused = async (scheduledAt: string) => {
-      const answer = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: key(), body: orderUpdate(recipients(1, { first: 9_540_000_000 }), { scheduledAt }) });
+      const answer = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+        headers: key(),
+        body: orderUpdate(recipients(1, { first: 9_540_000_000 }), { scheduledAt }),
+      });
       expect(answer.status).toBe(400);
       return String(answer.body.message);
     };

@@ -175,8 +175,7 @@ describe('send-template-broadcast: rules and response forms', () => {
     },
     {
       name: 'a PENDING template',
-      body: () =>
-        withData(recipients(1, { params: () => ['Ann'] }), { templateName: 'holiday_offer', templateLanguage: 'en', templateType: 'MARKETING' }),
+      body: () => withData(recipients(1, { params: () => ['Ann'] }), { templateName: 'holiday_offer', templateLanguage: 'en', templateType: 'MARKETING' }),
       status: 400,
       code: 'TEMPLATE_NOT_APPROVED',
       message: [/holiday_offer/, /PENDING/, /only APPROVED/],
@@ -240,25 +239,29 @@ describe('send-template-broadcast: rules and response forms', () => {
     },
   ];
 
-  it.each(cases)('rejects $name: status, message, and nothing queued or sent', async (rejection) => {
-    const jobsBefore = await jobCount(organizationId);
-    const response = await send(rejection.body?.(), { rawBody: rejection.rawBody, headers: rejection.headers });
+  it.each(cases)(
+    'rejects $name: status, message, and nothing queued or sent',
+    async (rejection) => {
+      const jobsBefore = await jobCount(organizationId);
+      const response = await send(rejection.body?.(), { rawBody: rejection.rawBody, headers: rejection.headers });
 
-    expect(response.status).toBe(rejection.status);
-    expect(response.body).toMatchObject({
-      status: false,
-      status_code: rejection.status,
-      data: { error: { code: rejection.code } },
-    });
-    for (const pattern of rejection.message) expect(response.body.message).toMatch(pattern);
-    expect(response.body.data.error.message).toBe(response.body.message);
+      expect(response.status).toBe(rejection.status);
+      expect(response.body).toMatchObject({
+        status: false,
+        status_code: rejection.status,
+        data: { error: { code: rejection.code } },
+      });
+      for (const pattern of rejection.message) expect(response.body.message).toMatch(pattern);
+      expect(response.body.data.error.message).toBe(response.body.message);
 
-    // Nothing queued, no job recorded, and (after the workers had their chance) nothing sent.
-    expect(await queueDepth(runtime)).toBe(0);
-    expect(await jobCount(organizationId)).toBe(jobsBefore);
-    await runWorkersUntilIdle(runtime);
-    expect(runtime.sandbox!.acceptedMessages()).toHaveLength(0);
-  }, 30_000);
+      // Nothing queued, no job recorded, and (after the workers had their chance) nothing sent.
+      expect(await queueDepth(runtime)).toBe(0);
+      expect(await jobCount(organizationId)).toBe(jobsBefore);
+      await runWorkersUntilIdle(runtime);
+      expect(runtime.sandbox!.acceptedMessages()).toHaveLength(0);
+    },
+    30_000,
+  );
 
   it('rejects a sender of another organization with 401 and sends nothing', async () => {
     const response = await send(withData(recipients(1), { fromPhoneNumber: runtime.demo.otherOrg.phoneNumber }));

@@ -24,11 +24,26 @@ describe('a business portfolio shared by two organizations', () => {
       name: 'Neighbour',
       accessToken: neighbour.accessToken,
       phoneNumbers: [{ id: neighbour.phoneNumberId, displayPhoneNumber: neighbour.phoneNumber, verifiedName: 'Neighbour', qualityRating: 'GREEN' }],
-      templates: [{ id: '130000000970001', name: 'order_update', language: 'en_US', category: 'UTILITY', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.' }] }],
+      templates: [
+        {
+          id: '130000000970001',
+          name: 'order_update',
+          language: 'en_US',
+          category: 'UTILITY',
+          status: 'APPROVED',
+          components: [{ type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.' }],
+        },
+      ],
     });
     const tenancy = getServices().tenancy;
     const { organizationId } = await tenancy.admin.createOrganization({ name: 'Neighbour', plan: 'enterprise' });
-    await tenancy.admin.connectBusinessAccount({ organizationId, wabaId: neighbour.wabaId, businessId: DEMO_BUSINESS, name: 'Neighbour', accessToken: neighbour.accessToken });
+    await tenancy.admin.connectBusinessAccount({
+      organizationId,
+      wabaId: neighbour.wabaId,
+      businessId: DEMO_BUSINESS,
+      name: 'Neighbour',
+      accessToken: neighbour.accessToken,
+    });
     await tenancy.admin.addPhoneNumber({ organizationId, wabaId: neighbour.wabaId, digits: neighbour.phoneNumber, phoneNumberId: neighbour.phoneNumberId });
     neighbourKey = (await issueKey(organizationId)).secret;
   }, 60_000);
@@ -52,7 +67,10 @@ describe('a business portfolio shared by two organizations', () => {
 
     // Demo Retail (the other organization of the portfolio) messages the probed number and 9 more.
     const demoKey = (await issueKey(runtime.demo.organizationId)).secret;
-    const sent = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(demoKey), body: orderUpdate(recipients(10, { first: probe })) });
+    const sent = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: keyHeader(demoKey),
+      body: orderUpdate(recipients(10, { first: probe })),
+    });
     expect(sent.status).toBe(200);
 
     const after = await dryRun(probe);

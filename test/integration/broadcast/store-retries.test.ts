@@ -132,7 +132,13 @@ describe('store faults inside a chunk invocation', () => {
       queueArn: `arn:aws:sqs:us-east-1:000000000000:${runtime.queueUrls.outbound.split('/').pop()}`,
       handler: async (event, context) => {
         const record = event.Records[0]!;
-        const noted = { startedAt: Date.now(), endedAt: 0, chunkIndex: decodeOutboundMessage(record.body).chunkIndex, receiveCount: record.attributes.ApproximateReceiveCount, failed: true };
+        const noted = {
+          startedAt: Date.now(),
+          endedAt: 0,
+          chunkIndex: decodeOutboundMessage(record.body).chunkIndex,
+          receiveCount: record.attributes.ApproximateReceiveCount,
+          failed: true,
+        };
         invocations.push(noted);
         try {
           const result = await worker(event, context);

@@ -27,15 +27,28 @@ function sandboxCall(runtime: TestRuntime, method: string, path: string, body?: 
 }
 
 const setTemplate = (runtime: TestRuntime, status: string) =>
-  sandboxCall(runtime, 'POST', '/webhooks/template-status', { name: 'order_update', language: 'en_US', status, reason: status === 'PAUSED' ? 'Low quality' : undefined });
+  sandboxCall(runtime, 'POST', '/webhooks/template-status', {
+    name: 'order_update',
+    language: 'en_US',
+    status,
+    reason: status === 'PAUSED' ? 'Low quality' : undefined,
+  });
 
 async function startDrainThenPause(runtime: TestRuntime, first: number) {
-  const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: { 'x-api-key': runtime.demo.apiKey }, body: orderUpdate(recipients(TOTAL, { first })) });
+  const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+    headers: { 'x-api-key': runtime.demo.apiKey },
+    body: orderUpdate(recipients(TOTAL, { first })),
+  });
   expect(accepted.status).toBe(202);
   const jobId: string = accepted.body.data.jobId;
   const prefix = `91${String(first).slice(0, 3)}`;
   const sendsOfJob = () => runtime.sandbox!.acceptedMessages().filter((message) => String((message.body as { to?: unknown }).to).startsWith(prefix));
-  await eventually(async () => sendsOfJob().length, (count) => count >= 100, 30_000, 50);
+  await eventually(
+    async () => sendsOfJob().length,
+    (count) => count >= 100,
+    30_000,
+    50,
+  );
   expect((await setTemplate(runtime, 'PAUSED')).status).toBe(200);
   const paused = await eventually(
     () => readJob(runtime.demo.organizationId, jobId).catch(() => undefined),
@@ -75,7 +88,12 @@ describe('a template paused while its broadcast runs', () => {
       90_000,
       200,
     ).then((view) => view!);
-    await eventually(() => queueDepth(runtime), (depth) => depth === 0, 30_000, 200);
+    await eventually(
+      () => queueDepth(runtime),
+      (depth) => depth === 0,
+      30_000,
+      200,
+    );
 
     expect(final.status).toBe('COMPLETED');
     expect(final).not.toHaveProperty('pause');

@@ -60,7 +60,11 @@ describe('text through every field: byte for byte, or a 400 before anything is w
       const response = await post('/send-template-broadcast', orderUpdate(data, { globalTemplateParams: [RIGHT_TO_LEFT, EMOJI] }));
       expect(response.status).toBe(count > 1_000 ? 202 : 200);
       await runtime.workersIdle();
-      const first = await eventually(async () => acceptedTo(`91${data[0]!.toPhoneNumber}`), (messages) => messages.length === 1, 20_000);
+      const first = await eventually(
+        async () => acceptedTo(`91${data[0]!.toPhoneNumber}`),
+        (messages) => messages.length === 1,
+        20_000,
+      );
       const [own1, own2] = bodyParameters(first[0]!);
       expectAllowedTextArrived([own1!, ...own2!.split('|')]);
       const last = acceptedTo(`91${data[count - 1]!.toPhoneNumber}`);
@@ -73,7 +77,10 @@ describe('text through every field: byte for byte, or a 400 before anything is w
       const response = await post('/send-template-broadcast', orderUpdate(data, { globalTemplateParams: ['a', 'b'] }));
       expect(response.status).toBe(400);
       expect(JSON.stringify(response.body)).toContain(`data[${count - 1}].templateParams[1] ${RULE}`);
-      const global = await post('/send-template-broadcast', orderUpdate(recipients(2, { first: 9_650_000_000, params: () => undefined }), { globalTemplateParams: [value, 'b'] }));
+      const global = await post(
+        '/send-template-broadcast',
+        orderUpdate(recipients(2, { first: 9_650_000_000, params: () => undefined }), { globalTemplateParams: [value, 'b'] }),
+      );
       expect(global.status).toBe(400);
       expect(JSON.stringify(global.body)).toContain(`globalTemplateParams[0] ${RULE}`);
       expect(await jobCount(organizationId)).toBe(jobsBefore);
@@ -86,14 +93,30 @@ describe('text through every field: byte for byte, or a 400 before anything is w
     const cases: Array<[string, (text: string) => Record<string, unknown>, (body: Record<string, any>) => string[], string]> = [
       ['text', (text) => ({ type: 'text', text }), (body) => [body.text.body], 'text'],
       ['image caption', (text) => ({ type: 'image', url: 'https://example.com/a.jpg', caption: text }), (body) => [body.image.caption], 'caption'],
-      ['document name and caption', (text) => ({ type: 'document', url: 'https://example.com/a.pdf', name: text, caption: text }), (body) => [body.document.filename, body.document.caption], 'name'],
+      [
+        'document name and caption',
+        (text) => ({ type: 'document', url: 'https://example.com/a.pdf', name: text, caption: text }),
+        (body) => [body.document.filename, body.document.caption],
+        'name',
+      ],
       ['video caption', (text) => ({ type: 'video', url: 'https://example.com/a.mp4', caption: text }), (body) => [body.video.caption], 'caption'],
-      ['location name and address', (text) => ({ type: 'location', latitude: 1, longitude: 2, name: text, address: text }), (body) => [body.location.name, body.location.address], 'name'],
+      [
+        'location name and address',
+        (text) => ({ type: 'location', latitude: 1, longitude: 2, name: text, address: text }),
+        (body) => [body.location.name, body.location.address],
+        'name',
+      ],
       [
         'interactive button texts',
         (text) => ({
           type: 'interactive',
-          interactive: { type: 'button', header: { type: 'text', text }, body: { text }, footer: { text }, action: { buttons: [{ type: 'reply', reply: { id: text, title: [...text].slice(0, 5).join('') } }] } },
+          interactive: {
+            type: 'button',
+            header: { type: 'text', text },
+            body: { text },
+            footer: { text },
+            action: { buttons: [{ type: 'reply', reply: { id: text, title: [...text].slice(0, 5).join('') } }] },
+          },
         }),
         (body) => [body.interactive.header.text, body.interactive.body.text, body.interactive.footer.text, body.interactive.action.buttons[0].reply.id],
         'interactive.header.text',
@@ -102,7 +125,11 @@ describe('text through every field: byte for byte, or a 400 before anything is w
         'interactive list texts',
         (text) => ({
           type: 'interactive',
-          interactive: { type: 'list', body: { text }, action: { button: 'Go', sections: [{ title: 'S', rows: [{ id: 'r1', title: 'Row', description: text }] }] } },
+          interactive: {
+            type: 'list',
+            body: { text },
+            action: { button: 'Go', sections: [{ title: 'S', rows: [{ id: 'r1', title: 'Row', description: text }] }] },
+          },
         }),
         (body) => [body.interactive.body.text, body.interactive.action.sections[0].rows[0].description],
         'interactive.body.text',
@@ -114,7 +141,11 @@ describe('text through every field: byte for byte, or a 400 before anything is w
         const to = `91${number()}`;
         const response = await post('/send-freeform', freeform(to, fieldsOf(text)));
         expect(response.status).toBe(200);
-        const [message] = await eventually(async () => acceptedTo(to), (messages) => messages.length === 1, 20_000);
+        const [message] = await eventually(
+          async () => acceptedTo(to),
+          (messages) => messages.length === 1,
+          20_000,
+        );
         for (const received of textsOf(message!.body as Record<string, any>)) expect(bytes(received)).toBe(bytes(text));
       }
     });
@@ -136,21 +167,35 @@ describe('text through every field: byte for byte, or a 400 before anything is w
 
     it('delivers parameters byte for byte', async () => {
       const single = number();
-      expect((await post('/send-single', { ...template, countryCode: '91', toPhoneNumber: single, templateParams: [EMOJI, `${COMBINING}|${RIGHT_TO_LEFT}`] })).status).toBe(200);
+      expect(
+        (await post('/send-single', { ...template, countryCode: '91', toPhoneNumber: single, templateParams: [EMOJI, `${COMBINING}|${RIGHT_TO_LEFT}`] }))
+          .status,
+      ).toBe(200);
       const bulk = [number(), number()];
       const response = await post('/send-bulk', {
         ...template,
         broadcastName: `unicode ${bulk[0]} ${EMOJI}`,
         globalTemplateParams: [RIGHT_TO_LEFT, EMOJI],
-        data: [{ countryCode: '91', toPhoneNumber: bulk[0] }, { countryCode: '91', toPhoneNumber: bulk[1], templateParams: [EMOJI, `${COMBINING}|${RIGHT_TO_LEFT}`] }],
+        data: [
+          { countryCode: '91', toPhoneNumber: bulk[0] },
+          { countryCode: '91', toPhoneNumber: bulk[1], templateParams: [EMOJI, `${COMBINING}|${RIGHT_TO_LEFT}`] },
+        ],
       });
       expect(response.status).toBe(200);
       for (const to of [single, bulk[1]!]) {
-        const [message] = await eventually(async () => acceptedTo(`91${to}`), (messages) => messages.length === 1, 20_000);
+        const [message] = await eventually(
+          async () => acceptedTo(`91${to}`),
+          (messages) => messages.length === 1,
+          20_000,
+        );
         const [own1, own2] = bodyParameters(message!);
         expectAllowedTextArrived([own1!, ...own2!.split('|')]);
       }
-      const [global] = await eventually(async () => acceptedTo(`91${bulk[0]}`), (messages) => messages.length === 1, 20_000);
+      const [global] = await eventually(
+        async () => acceptedTo(`91${bulk[0]}`),
+        (messages) => messages.length === 1,
+        20_000,
+      );
       expect(bodyParameters(global!).map(bytes)).toEqual([RIGHT_TO_LEFT, EMOJI].map(bytes));
     });
 
@@ -159,7 +204,12 @@ describe('text through every field: byte for byte, or a 400 before anything is w
       const wallet = (await getServices().tenancy.repository.getWallet(organizationId))?.balanceMicros;
       const single = await post('/send-single', { ...template, countryCode: '91', toPhoneNumber: number(), templateParams: ['ok', value] });
       expect(single.status).toBe(400);
-      const bulk = await post('/send-bulk', { ...template, broadcastName: `forbidden ${number()}`, globalTemplateParams: [value, 'b'], data: [{ countryCode: '91', toPhoneNumber: number() }] });
+      const bulk = await post('/send-bulk', {
+        ...template,
+        broadcastName: `forbidden ${number()}`,
+        globalTemplateParams: [value, 'b'],
+        data: [{ countryCode: '91', toPhoneNumber: number() }],
+      });
       expect(bulk.status).toBe(400);
       expect(await jobCount(organizationId)).toBe(jobsBefore);
       expect(await queueDepth(runtime)).toBe(0);
@@ -172,14 +222,18 @@ describe('text through every field: byte for byte, or a 400 before anything is w
       const sqs = getServices().clients.sqs;
       const realSend = sqs.send.bind(sqs);
       const spy = jest.spyOn(sqs, 'send').mockImplementation(((command: { constructor: { name: string } }, ...rest: unknown[]) => {
-        if (command.constructor.name === 'SendMessageBatchCommand') return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { name: 'TimeoutError' }));
+        if (command.constructor.name === 'SendMessageBatchCommand')
+          return Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { name: 'TimeoutError' }));
         return (realSend as (...args: unknown[]) => unknown)(command, ...rest);
       }) as never);
       const jobsBefore = await jobCount(organizationId);
       const data = recipients(1_001, { first: 9_660_000_000 });
       const apiKey = (await issueKey(organizationId)).secret;
       const send = () =>
-        runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: { ...keyHeader(apiKey), 'Idempotency-Key': 'sqs-down-1' }, body: orderUpdate(data) });
+        runtime.call('POST', `${BASE}/send-template-broadcast`, {
+          headers: { ...keyHeader(apiKey), 'Idempotency-Key': 'sqs-down-1' },
+          body: orderUpdate(data),
+        });
       let failed;
       try {
         failed = await send();
@@ -200,7 +254,11 @@ describe('text through every field: byte for byte, or a 400 before anything is w
       expect(await jobCount(organizationId)).toBe(jobsBefore + 1);
       expect(await chunkProgressOf(getServices().broadcast.broadcasts, jobId)).toHaveLength(2);
       await runtime.workersIdle();
-      await eventually(async () => runtime.sandbox!.acceptedMessages().filter((message) => message.recipient.startsWith('9196600')), (messages) => messages.length === 1_001, 30_000);
+      await eventually(
+        async () => runtime.sandbox!.acceptedMessages().filter((message) => message.recipient.startsWith('9196600')),
+        (messages) => messages.length === 1_001,
+        30_000,
+      );
     });
   });
 });

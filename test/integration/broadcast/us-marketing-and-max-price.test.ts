@@ -30,8 +30,12 @@ describe('US marketing pause and max-price templates', () => {
   });
 
   const marketing = (templateName: string, data: Array<{ countryCode: string; toPhoneNumber: string }>) =>
-    orderUpdate(data.map((recipient, index) => ({ ...recipient, templateParams: [`Ada${index}`] })), { broadcastName: templateName, templateName, templateLanguage: 'en', templateType: 'MARKETING' });
-  const send = (body: Record<string, unknown>, query = '') => runtime.call('POST', `${BASE}/send-template-broadcast${query}`, { headers: keyHeader(key), body });
+    orderUpdate(
+      data.map((recipient, index) => ({ ...recipient, templateParams: [`Ada${index}`] })),
+      { broadcastName: templateName, templateName, templateLanguage: 'en', templateType: 'MARKETING' },
+    );
+  const send = (body: Record<string, unknown>, query = '') =>
+    runtime.call('POST', `${BASE}/send-template-broadcast${query}`, { headers: keyHeader(key), body });
   const acceptedFor = (to: string) => runtime.sandbox!.acceptedMessages().filter((message) => message.recipient === to);
   const setGuard = (enabled: 'true' | 'false') => adminCommands['set-us-marketing-guard'].run(getServices().tenancy, { org: organizationId, enabled });
 
@@ -50,7 +54,9 @@ describe('US marketing pause and max-price templates', () => {
     const dryRun = await send(marketing('spring_sale', data), '?dryRun=true');
     expect(dryRun.status).toBe(200);
     expect(dryRun.body.data.totals).toMatchObject({ received: 2, sendable: 1, invalid: 1 });
-    expect(dryRun.body.data.invalid).toEqual([{ index: 1, field: 'data[1].countryCode', rule: expect.stringMatching(/^must not be 1 \(a US number\) for MARKETING template spring_sale/) }]);
+    expect(dryRun.body.data.invalid).toEqual([
+      { index: 1, field: 'data[1].countryCode', rule: expect.stringMatching(/^must not be 1 \(a US number\) for MARKETING template spring_sale/) },
+    ]);
 
     // A UTILITY template to the same number is not the pause's business.
     const utility = await send(orderUpdate([{ countryCode: '1', toPhoneNumber: '2025550124', templateParams: ['a', 'b'] }]));
@@ -87,7 +93,9 @@ describe('US marketing pause and max-price templates', () => {
       expect(acceptedFor('447700900111')).toHaveLength(0);
       expect(await readJob(organizationId, jobId)).toMatchObject({ route: 'marketing_messages' });
 
-      const rows = (await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(key) })).body.data.recipients as Array<Record<string, unknown>>;
+      const rows = (await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(key) })).body.data.recipients as Array<
+        Record<string, unknown>
+      >;
       expect(rows.map(({ status, sentVia, failureReasonCode }) => ({ status, sentVia, failureReasonCode }))).toEqual([
         expect.objectContaining({ sentVia: 'marketing_messages' }),
         { status: 'FAILED', sentVia: undefined, failureReasonCode: '131065' },

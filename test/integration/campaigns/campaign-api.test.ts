@@ -43,8 +43,22 @@ describe('campaigns API', () => {
     const services = getServices();
     const audiences = new DynamoDbAudienceStore(services.clients.dynamoDb, services.config.tableNames.inbox);
     const at = new Date().toISOString();
-    await audiences.createAudience({ audienceId: ownAudience, organizationId: runtime.demo.organizationId, name: 'VIP', memberCount: 0, createdAt: at, updatedAt: at });
-    await audiences.createAudience({ audienceId: otherAudience, organizationId: runtime.demo.otherOrg.organizationId, name: 'Theirs', memberCount: 0, createdAt: at, updatedAt: at });
+    await audiences.createAudience({
+      audienceId: ownAudience,
+      organizationId: runtime.demo.organizationId,
+      name: 'VIP',
+      memberCount: 0,
+      createdAt: at,
+      updatedAt: at,
+    });
+    await audiences.createAudience({
+      audienceId: otherAudience,
+      organizationId: runtime.demo.otherOrg.organizationId,
+      name: 'Theirs',
+      memberCount: 0,
+      createdAt: at,
+      updatedAt: at,
+    });
   }, 60_000);
   afterAll(async () => {
     await runtime?.close();
@@ -90,11 +104,18 @@ describe('campaigns API', () => {
         templateType: 'MARKETING',
         templateParams: undefined,
         header: { type: 'text', text: { attribute: 'first_name', fallback: 'friend' } },
-        buttons: [{ index: 0, type: 'copy_code', couponCode: { attribute: 'coupon' } }, { index: 1, type: 'quick_reply', payload: 'STOP' }],
+        buttons: [
+          { index: 0, type: 'copy_code', couponCode: { attribute: 'coupon' } },
+          { index: 1, type: 'quick_reply', payload: 'STOP' },
+        ],
       }),
     );
     expect([coupon.status, coupon.body.data.state]).toEqual([201, 'DRAFT']);
-    const named = await call('POST', '/campaigns', campaignBody({ templateName: 'welcome_named', templateParams: { first_name: { attribute: 'first_name', fallback: 'there' }, store: 'Demo Retail' } }));
+    const named = await call(
+      'POST',
+      '/campaigns',
+      campaignBody({ templateName: 'welcome_named', templateParams: { first_name: { attribute: 'first_name', fallback: 'there' }, store: 'Demo Retail' } }),
+    );
     expect([named.status, named.body.data.state]).toEqual([201, 'DRAFT']);
     const scheduled = await call('POST', '/campaigns', campaignBody({ scheduledAt: new Date(Date.now() + 3_600_000).toISOString() }));
     expect(scheduled.status).toBe(201);
@@ -113,26 +134,48 @@ describe('campaigns API', () => {
       'templateParams[0].fallback must be at most 1024 characters',
     ]);
     expect(
-      await refusal(campaignBody({ templateName: 'summer_coupon', templateLanguage: 'en', templateType: 'MARKETING', templateParams: undefined, header: { type: 'text', text: { attribute: 'n', fallback: 'y'.repeat(61) } } })),
+      await refusal(
+        campaignBody({
+          templateName: 'summer_coupon',
+          templateLanguage: 'en',
+          templateType: 'MARKETING',
+          templateParams: undefined,
+          header: { type: 'text', text: { attribute: 'n', fallback: 'y'.repeat(61) } },
+        }),
+      ),
     ).toEqual([400, 'VALIDATION_FAILED', 'header.text.fallback must be at most 60 characters']);
     expect(await refusal(campaignBody({ templateParams: [{ attribute: 'first_name' }] }))).toEqual([
       400,
       'TEMPLATE_PARAMETER_COUNT',
       'templateParams has 1 values; template order_update needs exactly 2 ({{1}}..{{2}})',
     ]);
-    expect((await refusal(campaignBody({ templateName: 'summer_coupon', templateLanguage: 'en', templateType: 'MARKETING', templateParams: undefined })))[1]).toBe('TEMPLATE_CONTENT');
-    expect((await refusal(campaignBody({ header: { type: 'image', mediaId: { attribute: 'photo' } } })))[2]).toMatch(/^header\.mediaId must be a literal value/);
-    expect(await refusal(campaignBody({ audience: { audienceIds: ['contacts', 'aud_missing'] } }))).toEqual([400, 'AUDIENCE_NOT_FOUND', 'audience.audienceIds[1]: audience aud_missing does not exist']);
+    expect(
+      (await refusal(campaignBody({ templateName: 'summer_coupon', templateLanguage: 'en', templateType: 'MARKETING', templateParams: undefined })))[1],
+    ).toBe('TEMPLATE_CONTENT');
+    expect((await refusal(campaignBody({ header: { type: 'image', mediaId: { attribute: 'photo' } } })))[2]).toMatch(
+      /^header\.mediaId must be a literal value/,
+    );
+    expect(await refusal(campaignBody({ audience: { audienceIds: ['contacts', 'aud_missing'] } }))).toEqual([
+      400,
+      'AUDIENCE_NOT_FOUND',
+      'audience.audienceIds[1]: audience aud_missing does not exist',
+    ]);
     expect(await refusal(campaignBody({ audience: { audienceIds: ['contacts'], excludeAudienceIds: [otherAudience] } }))).toEqual([
       400,
       'AUDIENCE_NOT_FOUND',
       `audience.excludeAudienceIds[0]: audience ${otherAudience} does not exist`,
     ]);
     expect((await refusal(campaignBody({ audience: { audienceIds: [] } })))[2]).toBe('audience.audienceIds must name at least one audience');
-    expect((await refusal(campaignBody({ templateName: 'holiday_offer', templateLanguage: 'en', templateType: 'MARKETING' })))[1]).toBe('TEMPLATE_NOT_APPROVED');
+    expect((await refusal(campaignBody({ templateName: 'holiday_offer', templateLanguage: 'en', templateType: 'MARKETING' })))[1]).toBe(
+      'TEMPLATE_NOT_APPROVED',
+    );
     expect((await refusal(campaignBody({ templateName: 'no_such_template' })))[1]).toBe('TEMPLATE_NOT_FOUND');
     expect((await refusal(campaignBody({ fromPhoneNumber: runtime.demo.otherOrg.phoneNumber })))[1]).toBe('SENDER_NOT_OWNED');
-    expect(await refusal(campaignBody({ scheduledAt: new Date(Date.now() + 60_000).toISOString() }))).toEqual([400, 'VALIDATION_FAILED', 'scheduledAt must be at least 5 minutes in the future']);
+    expect(await refusal(campaignBody({ scheduledAt: new Date(Date.now() + 60_000).toISOString() }))).toEqual([
+      400,
+      'VALIDATION_FAILED',
+      'scheduledAt must be at least 5 minutes in the future',
+    ]);
     expect((await refusal(campaignBody({ name: '' })))[2]).toBe('name must not be empty');
   });
 
@@ -155,7 +198,10 @@ describe('campaigns API', () => {
     expect((await call('GET', '/campaigns?state=SENDING', undefined, fresh)).body.data).toEqual({ campaigns: [], nextCursor: null });
 
     const badState = await call('GET', '/campaigns?state=DONE', undefined, fresh);
-    expect([badState.status, badState.body.message]).toEqual([400, expect.stringMatching(/^state must be one of DRAFT, SCHEDULED, LAUNCHING, SENDING, WAITING_FOR_LIMIT, PAUSED/)]);
+    expect([badState.status, badState.body.message]).toEqual([
+      400,
+      expect.stringMatching(/^state must be one of DRAFT, SCHEDULED, LAUNCHING, SENDING, WAITING_FOR_LIMIT, PAUSED/),
+    ]);
     const otherFilter = await call('GET', `/campaigns?state=SENDING&cursor=${first.body.data.nextCursor}`, undefined, fresh);
     expect([otherFilter.status, otherFilter.body.data.error.code]).toEqual([400, 'INVALID_CURSOR']);
     const junk = await call('GET', '/campaigns?cursor=%21%21', undefined, fresh);
@@ -166,7 +212,9 @@ describe('campaigns API', () => {
     const launcher = (await issueKey(runtime.demo.organizationId)).secret;
     const { campaignId } = (await call('POST', '/campaigns', campaignBody({ name: 'Launch me', audience: { audienceIds: ['contacts'] } }), launcher)).body.data;
     const launchWith = (idempotencyKey?: string, apiKey = launcher) =>
-      runtime.call('POST', `${BASE}/campaigns/${campaignId}/launch`, { headers: { ...keyHeader(apiKey), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) } });
+      runtime.call('POST', `${BASE}/campaigns/${campaignId}/launch`, {
+        headers: { ...keyHeader(apiKey), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
+      });
     const foreign = await launchWith('k-1', runtime.demo.otherOrg.apiKey);
     expect([foreign.status, foreign.body.data.error.code]).toEqual([404, 'CAMPAIGN_NOT_FOUND']);
 
@@ -180,7 +228,14 @@ describe('campaigns API', () => {
     expect(badKey.status).toBe(400);
 
     const view = (await call('GET', `/campaigns/${campaignId}`, undefined, launcher)).body.data;
-    expect(view).toMatchObject({ state: 'LAUNCHING', jobId: expect.stringMatching(/^pub_/), launchedAt: expect.any(String), startedAt: expect.any(String), finishedAt: null, totals: ZERO_TOTALS });
+    expect(view).toMatchObject({
+      state: 'LAUNCHING',
+      jobId: expect.stringMatching(/^pub_/),
+      launchedAt: expect.any(String),
+      startedAt: expect.any(String),
+      finishedAt: null,
+      totals: ZERO_TOTALS,
+    });
     const launching = await call('GET', '/campaigns?state=LAUNCHING', undefined, launcher);
     expect(launching.body.data.campaigns.map((campaign: { campaignId: string }) => campaign.campaignId)).toContain(campaignId);
     // The campaign's job is the campaign's: read through it, never listed among broadcasts.

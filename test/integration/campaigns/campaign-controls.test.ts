@@ -25,13 +25,26 @@ describe('pause, resume and cancel by a person', () => {
       await sleep(1_000 * Math.max(1, Number(response.headers.get('retry-after') ?? 1)));
     }
   };
-  const sandbox = (path: string, body: unknown) => fetch(`${runtime.sandboxUrl}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const sendsTo = (numbers: ReadonlySet<string>) => runtime.sandbox!.acceptedMessages().map((message) => String((message.body as { to?: unknown }).to)).filter((to) => numbers.has(to));
+  const sandbox = (path: string, body: unknown) =>
+    fetch(`${runtime.sandboxUrl}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const sendsTo = (numbers: ReadonlySet<string>) =>
+    runtime
+      .sandbox!.acceptedMessages()
+      .map((message) => String((message.body as { to?: unknown }).to))
+      .filter((to) => numbers.has(to));
   const finalStatus = (jobId: string) =>
-    eventually(() => call('GET', `/status/${jobId}`), (response) => ['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'].includes(response.body?.data?.status), 360_000, 2_000).then((response) => response.body.data);
+    eventually(
+      () => call('GET', `/status/${jobId}`),
+      (response) => ['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'].includes(response.body?.data?.status),
+      360_000,
+      2_000,
+    ).then((response) => response.body.data);
 
   beforeAll(async () => {
-    runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment, DEFAULT_MESSAGES_PER_SECOND: '200', PAUSE_RECHECK_SECONDS: '1' } });
+    runtime = await startTestRuntime({
+      sandboxWebhooks: true,
+      environment: { ...kitEnvironment, DEFAULT_MESSAGES_PER_SECOND: '200', PAUSE_RECHECK_SECONDS: '1' },
+    });
     await sandbox('/webhooks', { deliveredRate: 0 });
     await sandbox('/control', { latencyMs: 0, throughputPerSecond: 2_000 });
   }, 60_000);
@@ -90,13 +103,22 @@ describe('pause, resume and cancel by a person', () => {
 
     const dryRun = await call('POST', `/campaigns/${campaignId}/launch?dryRun=true`);
     expect(dryRun.status).toBe(200);
-    expect(dryRun.body.data).toMatchObject({ audience: { members: SIZE, duplicates: 0, optedOut: 0, excluded: 0, missingAttribute: 0, invalid: 0 }, sendable: SIZE, estimated: false });
+    expect(dryRun.body.data).toMatchObject({
+      audience: { members: SIZE, duplicates: 0, optedOut: 0, excluded: 0, missingAttribute: 0, invalid: 0 },
+      sendable: SIZE,
+      estimated: false,
+    });
     expect(dryRun.body.data.sample).toHaveLength(3);
     expect(sendsTo(numbers)).toHaveLength(0);
 
     expect((await call('POST', `/campaigns/${campaignId}/pause`)).status).toBe(409);
     expect((await call('POST', `/campaigns/${campaignId}/launch`)).status).toBe(202);
-    await eventually(async () => sendsTo(numbers).length, (count) => count >= 100, 120_000, 20);
+    await eventually(
+      async () => sendsTo(numbers).length,
+      (count) => count >= 100,
+      120_000,
+      20,
+    );
     const paused = await call('POST', `/campaigns/${campaignId}/pause`);
     expect(paused.status).toBe(200);
     expect(paused.body.data).toEqual({ campaignId, state: 'PAUSED' });
@@ -123,7 +145,12 @@ describe('pause, resume and cancel by a person', () => {
     const numbers = new Set(members.map(full));
     const campaignId = await campaign('Cancelled', await audience('Cancelled audience', members.map(row)));
     expect((await call('POST', `/campaigns/${campaignId}/launch`)).status).toBe(202);
-    await eventually(async () => sendsTo(numbers).length, (count) => count >= 100, 120_000, 20);
+    await eventually(
+      async () => sendsTo(numbers).length,
+      (count) => count >= 100,
+      120_000,
+      20,
+    );
     const cancelled = await call('POST', `/campaigns/${campaignId}/cancel`);
     expect(cancelled.body.data).toEqual({ campaignId, state: 'CANCELLED' });
     const jobId = (await call('GET', `/campaigns/${campaignId}`)).body.data.jobId as string;
@@ -143,10 +170,19 @@ describe('pause, resume and cancel by a person', () => {
     const accepted = await call('POST', '/send-template-broadcast', orderUpdate(data));
     expect(accepted.status).toBe(202);
     const jobId = accepted.body.data.jobId as string;
-    await eventually(async () => sendsTo(numbers).length, (count) => count >= 100, 120_000, 20);
+    await eventually(
+      async () => sendsTo(numbers).length,
+      (count) => count >= 100,
+      120_000,
+      20,
+    );
     const paused = await call('POST', `/broadcasts/${jobId}/pause`);
     expect(paused.status).toBe(200);
-    expect(paused.body.data).toMatchObject({ jobId, status: 'PAUSED', pause: { reason: 'PAUSED_BY_USER', pausedBy: 'user', failsAt: null, by: expect.any(String) } });
+    expect(paused.body.data).toMatchObject({
+      jobId,
+      status: 'PAUSED',
+      pause: { reason: 'PAUSED_BY_USER', pausedBy: 'user', failsAt: null, by: expect.any(String) },
+    });
     const held = await settled(numbers);
     await sleep(3_000);
     expect(sendsTo(numbers)).toHaveLength(held);

@@ -20,7 +20,8 @@ describe('a campaign over the messaging limit', () => {
   let key: string;
   const clock = fixedClock(new Date());
   const call = (method: string, path: string, body?: unknown) => runtime.call(method, `${BASE}${path}`, { headers: keyHeader(key), body });
-  const sent = () => runtime.sandbox!.acceptedMessages().filter((message) => message.phoneNumberId === DEMO.phoneNumberId1 && message.recipient.startsWith('91940'));
+  const sent = () =>
+    runtime.sandbox!.acceptedMessages().filter((message) => message.phoneNumberId === DEMO.phoneNumberId1 && message.recipient.startsWith('91940'));
 
   beforeAll(async () => {
     runtime = await startTestRuntime({ environment: { ...kitEnvironment, CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS: '1' }, overrides: { clock } });
@@ -33,7 +34,11 @@ describe('a campaign over the messaging limit', () => {
   });
 
   it('sends what fits, waits for the window (WAITING_FOR_LIMIT, waitingUntil) and completes when it frees', async () => {
-    const members = Array.from({ length: 300 }, (_, index) => ({ countryCode: '91', toPhoneNumber: String(9_400_000_000 + index), attributes: { first_name: `L${index}` } }));
+    const members = Array.from({ length: 300 }, (_, index) => ({
+      countryCode: '91',
+      toPhoneNumber: String(9_400_000_000 + index),
+      attributes: { first_name: `L${index}` },
+    }));
     const audienceId = await audienceOf(call, 'Over the tier', members);
     const created = await call('POST', '/campaigns', {
       name: 'Over the tier',
@@ -47,18 +52,33 @@ describe('a campaign over the messaging limit', () => {
     const campaignId = created.body.data.campaignId as string;
     expect((await call('POST', `/campaigns/${campaignId}/launch`)).status).toBe(202);
 
-    const waiting = await eventually(() => call('GET', `/campaigns/${campaignId}`), (response) => response.body?.data?.state === 'WAITING_FOR_LIMIT', 120_000, 500);
+    const waiting = await eventually(
+      () => call('GET', `/campaigns/${campaignId}`),
+      (response) => response.body?.data?.state === 'WAITING_FOR_LIMIT',
+      120_000,
+      500,
+    );
     // The hour of the first sends leaves the window 25 h after it starts.
     const hourStart = Math.floor(clock.now().getTime() / HOUR_MS) * HOUR_MS;
     expect(waiting.body.data.waitingUntil).toBe(new Date(hourStart + 25 * HOUR_MS).toISOString());
-    await eventually(async () => sent().length, (count) => count === 250, 120_000, 250);
+    await eventually(
+      async () => sent().length,
+      (count) => count === 250,
+      120_000,
+      250,
+    );
     // The wait holds (the expander looks again every second) until the clock reaches it.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     expect(sent()).toHaveLength(250);
     expect((await call('GET', `/campaigns/${campaignId}`)).body.data.state).toBe('WAITING_FOR_LIMIT');
 
     clock.set(waiting.body.data.waitingUntil);
-    const done = await eventually(() => call('GET', `/campaigns/${campaignId}`), (response) => response.body?.data?.state === 'COMPLETED', 120_000, 500);
+    const done = await eventually(
+      () => call('GET', `/campaigns/${campaignId}`),
+      (response) => response.body?.data?.state === 'COMPLETED',
+      120_000,
+      500,
+    );
     expect(done.body.data.totals).toMatchObject({ audience: 300, sendable: 300, sent: 300 });
     expect(new Set(sent().map((message) => message.recipient)).size).toBe(300);
     expect(sent()).toHaveLength(300);

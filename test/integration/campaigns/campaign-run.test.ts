@@ -87,7 +87,11 @@ describe('a campaign run', () => {
       1000,
     );
     // 2,500 + 890 + 5 unpaired BSUIDs = 3,395 people; 20 excluded; one opted out (listed FAILED).
-    expect(final.body.data).toMatchObject({ status: 'COMPLETED_WITH_FAILURES', totalRecipients: 3375, summary: { sent: 3374, failed: 1, pending: 0, failuresByReason: { OPTED_OUT: 1 } } });
+    expect(final.body.data).toMatchObject({
+      status: 'COMPLETED_WITH_FAILURES',
+      totalRecipients: 3375,
+      summary: { sent: 3374, failed: 1, pending: 0, failuresByReason: { OPTED_OUT: 1 } },
+    });
     expect((await campaigns.getCampaign(organizationId, campaignId))!.expansion).toMatchObject({
       status: 'done',
       counts: { members: 3700, duplicates: 305, excluded: 20, filteredOut: 0, optedOut: 1, missingAttribute: 0, invalid: 0, sendable: 3374 },

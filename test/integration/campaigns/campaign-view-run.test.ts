@@ -44,7 +44,10 @@ describe('a campaign read while it runs', () => {
       member('9400000003', { first_name: 'Cy' }, ['vip']),
       member('9400000004', { first_name: 'Di' }, []),
     ]);
-    await audiences.upsertMembers(organizationId, 'aud_runB', [member('9400000001', { first_name: 'Ada' }, ['vip']), member('9400000005', { first_name: 'Ed' }, ['vip'])]);
+    await audiences.upsertMembers(organizationId, 'aud_runB', [
+      member('9400000001', { first_name: 'Ada' }, ['vip']),
+      member('9400000005', { first_name: 'Ed' }, ['vip']),
+    ]);
     await audiences.upsertMembers(organizationId, 'aud_runX', [member('9400000005', {}, [])]);
 
     const created = await runtime.call('POST', `${BASE}/campaigns`, {

@@ -29,7 +29,13 @@ const plural = (count: number) => (count === 1 ? 'page' : 'pages');
 beforeAll(async () => {
   runtime = await startTestRuntime();
   workDirectory = mkdtempSync(join(tmpdir(), 'audience-cli-it-'));
-  const lines = ['phone,first_name,city,tags', ...Array.from({ length: rows }, (_, index) => `+91 ${9100000000 + index},Customer ${index},${index % 2 === 0 ? 'Pune' : 'Mumbai'},${index % 10 === 0 ? 'vip|new' : 'new'}`)];
+  const lines = [
+    'phone,first_name,city,tags',
+    ...Array.from(
+      { length: rows },
+      (_, index) => `+91 ${9100000000 + index},Customer ${index},${index % 2 === 0 ? 'Pune' : 'Mumbai'},${index % 10 === 0 ? 'vip|new' : 'new'}`,
+    ),
+  ];
   writeFileSync(join(workDirectory, 'people.csv'), `${lines.join('\n')}\n`);
 }, 120_000);
 afterAll(async () => {
@@ -62,7 +68,11 @@ const client = () => {
 async function findMember(audienceId: string, toPhoneNumber: string): Promise<Record<string, unknown> | undefined> {
   let cursor: string | null = null;
   do {
-    const page = await runtime.call('GET', `/prod/api/v2/broadcast/public/audiences/${audienceId}/members?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { 'x-api-key': runtime.demo.apiKey } });
+    const page = await runtime.call(
+      'GET',
+      `/prod/api/v2/broadcast/public/audiences/${audienceId}/members?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { headers: { 'x-api-key': runtime.demo.apiKey } },
+    );
     expect(page.status).toBe(200);
     const found = (page.body.data.members as Array<Record<string, unknown>>).find((member) => member.toPhoneNumber === toPhoneNumber);
     if (found) return found;
@@ -80,10 +90,16 @@ describe('npx wa-broadcast audience import against the local runtime', () => {
     expect(result.code).toBe(0);
     audienceId = /audience (aud_\S+)/.exec(result.stderr.join('\n'))![1]!;
     // A page the service failed midway (a 503 from a loaded store) is retried with its key: some of its rows may then count as updated.
-    const counts = new RegExp(`^${rows} rows read, ${rows} members sent in ${pages} ${plural(pages)}: (\\d+) added, (\\d+) updated, 0 lines not imported$`).exec(result.stdout[0]!);
+    const counts = new RegExp(
+      `^${rows} rows read, ${rows} members sent in ${pages} ${plural(pages)}: (\\d+) added, (\\d+) updated, 0 lines not imported$`,
+    ).exec(result.stdout[0]!);
     expect(Number(counts![1]) + Number(counts![2])).toBe(rows);
     expect(result.stdout[1]).toBe(`audience ${audienceId} "VIP customers": ${rows} members`);
-    expect(await findMember(audienceId, '9100000010')).toMatchObject({ countryCode: '91', attributes: { first_name: 'Customer 10', city: 'Pune' }, tags: ['vip', 'new'] });
+    expect(await findMember(audienceId, '9100000010')).toMatchObject({
+      countryCode: '91',
+      attributes: { first_name: 'Customer 10', city: 'Pune' },
+      tags: ['vip', 'new'],
+    });
   });
 
   it('running the same command again finds the audience by name and changes nothing', async () => {
@@ -102,7 +118,13 @@ describe('npx wa-broadcast audience import against the local runtime', () => {
 
   it('a twentieth of the same people in another file (other pages, other keys) reach the API itself, which adds no one', async () => {
     const sampleSize = Math.ceil(rows / 20);
-    const sample = ['phone,first_name,city,tags', ...Array.from({ length: sampleSize }, (_, index) => `+91 ${9100000000 + index * 20},Customer ${index * 20},${index % 2 === 0 ? 'Pune' : 'Mumbai'},${index % 10 === 0 ? 'vip|new' : 'new'}`)];
+    const sample = [
+      'phone,first_name,city,tags',
+      ...Array.from(
+        { length: sampleSize },
+        (_, index) => `+91 ${9100000000 + index * 20},Customer ${index * 20},${index % 2 === 0 ? 'Pune' : 'Mumbai'},${index % 10 === 0 ? 'vip|new' : 'new'}`,
+      ),
+    ];
     writeFileSync(join(workDirectory, 'sample.csv'), `${sample.join('\n')}\n`);
     const outcome = await audienceImportCommand(client(), { filePath: join(workDirectory, 'sample.csv'), audienceId }, capture());
     expect(outcome).toMatchObject({ pages: 1, replayedPages: 0, added: 0, updated: sampleSize, badLines: [], memberCount: rows });

@@ -20,7 +20,8 @@ let workDirectory: string;
 beforeAll(async () => {
   runtime = await startTestRuntime();
   workDirectory = mkdtempSync(join(tmpdir(), 'broadcast-cli-rich-'));
-  for (const file of ['order-shipped.csv', 'welcome-named.csv', 'carousel-cards.json']) copyFileSync(join(__dirname, '../../../examples', file), join(workDirectory, file));
+  for (const file of ['order-shipped.csv', 'welcome-named.csv', 'carousel-cards.json'])
+    copyFileSync(join(__dirname, '../../../examples', file), join(workDirectory, file));
 }, 120_000);
 afterAll(async () => {
   await runtime?.close();
@@ -53,10 +54,19 @@ describe('npm run broadcast with rich templates', () => {
     expect(runtime.sandbox!.acceptedMessages()).toHaveLength(5);
     expect(componentsTo('447700900123')).toEqual([
       { type: 'header', parameters: [{ type: 'image', image: { link: 'https://demo-retail.example/img/parcel.jpg' } }] },
-      { type: 'body', parameters: [{ type: 'text', text: 'Ada' }, { type: 'text', text: 'A-1042' }] },
+      {
+        type: 'body',
+        parameters: [
+          { type: 'text', text: 'Ada' },
+          { type: 'text', text: 'A-1042' },
+        ],
+      },
       { type: 'button', sub_type: 'url', index: '0', parameters: [{ type: 'text', text: 'A-1042' }] },
     ]);
-    expect(componentsTo('4915123456789')[0]).toEqual({ type: 'header', parameters: [{ type: 'image', image: { link: 'https://demo-retail.example/img/parcel-large.jpg' } }] });
+    expect(componentsTo('4915123456789')[0]).toEqual({
+      type: 'header',
+      parameters: [{ type: 'image', image: { link: 'https://demo-retail.example/img/parcel-large.jpg' } }],
+    });
   });
 
   it('welcome-named.csv: values by name, --param-store for the rows that leave it empty', async () => {
@@ -65,8 +75,18 @@ describe('npm run broadcast with rich templates', () => {
     expect(result.code).toBe(0);
     expect(runtime.sandbox!.acceptedMessages()).toHaveLength(5);
     const valuesOf = (recipient: string) => componentsTo(recipient)[0]!.parameters!.map(({ parameter_name, text }) => [parameter_name, text]);
-    expect(valuesOf('447700900123')).toEqual(expect.arrayContaining([['first_name', 'Ada'], ['store', 'Covent Garden']]));
-    expect(valuesOf('4915123456789')).toEqual(expect.arrayContaining([['first_name', 'Linus'], ['store', 'Demo Retail Online']]));
+    expect(valuesOf('447700900123')).toEqual(
+      expect.arrayContaining([
+        ['first_name', 'Ada'],
+        ['store', 'Covent Garden'],
+      ]),
+    );
+    expect(valuesOf('4915123456789')).toEqual(
+      expect.arrayContaining([
+        ['first_name', 'Linus'],
+        ['store', 'Demo Retail Online'],
+      ]),
+    );
   });
 
   it('carousel-cards.json: both cards to every row of a carousel template', async () => {
@@ -83,7 +103,9 @@ describe('npm run broadcast with rich templates', () => {
     writeFileSync(join(workDirectory, 'no-button.csv'), 'phone,param1,param2\n+44 7700 900300,Ada,A-1\n');
     const result = await send('no-button.csv', 'order_shipped', 'en_US', '--header-link', 'https://demo-retail.example/img/parcel.jpg');
     expect(result.code).not.toBe(0);
-    expect(result.stderr.join('\n')).toMatch(/line 1: button0 is required: the template's button 0 is a URL button with a variable; add a button0 column or give --button0/);
+    expect(result.stderr.join('\n')).toMatch(
+      /line 1: button0 is required: the template's button 0 is a URL button with a variable; add a button0 column or give --button0/,
+    );
     expect(runtime.sandbox!.acceptedMessages()).toHaveLength(0);
   });
 });

@@ -42,7 +42,19 @@ const run = async (argv: string[]) => {
   return { code, ...output };
 };
 
-const sendArgs = (csv: string) => ['send', '--csv', csv, '--from', runtime.demo.phoneNumbers[0]!, '--template', 'order_update', '--language', 'en_US', '--poll-interval-ms', '500'];
+const sendArgs = (csv: string) => [
+  'send',
+  '--csv',
+  csv,
+  '--from',
+  runtime.demo.phoneNumbers[0]!,
+  '--template',
+  'order_update',
+  '--language',
+  'en_US',
+  '--poll-interval-ms',
+  '500',
+];
 
 describe('npm run broadcast against the local runtime', () => {
   const rows = 1200;
@@ -50,7 +62,10 @@ describe('npm run broadcast against the local runtime', () => {
 
   it('sends a CSV of 1,200 rows as one job, follows it to COMPLETED and prints the summary', async () => {
     // Half the rows with the full number in one column would need another file; this one uses the split columns.
-    const lines = ['countryCode,toPhoneNumber,param1,param2', ...Array.from({ length: rows }, (_, index) => `91,${9100000000 + index},Customer ${index},A-${index}`)];
+    const lines = [
+      'countryCode,toPhoneNumber,param1,param2',
+      ...Array.from({ length: rows }, (_, index) => `91,${9100000000 + index},Customer ${index},A-${index}`),
+    ];
     writeFileSync(join(workDirectory, 'march.csv'), `${lines.join('\n')}\n`);
     const before = runtime.sandbox!.acceptedMessages().length;
 
@@ -62,10 +77,19 @@ describe('npm run broadcast against the local runtime', () => {
     const accepted = /^part 1 of 1 \(lines 2-1201, 1200 recipients\): job (pub_\S+): /.exec(result.stdout[1]!);
     expect(accepted).not.toBeNull();
     jobId = accepted![1]!;
-    expect(result.stdout).toContainEqual(expect.stringMatching(new RegExp(`^${jobId}  COMPLETED  1200 recipients: sent 1200, delivered 0, read 0, failed 0, unknown 0, unconfirmed 0, cancelled 0, pending 0$`)));
-    expect(result.stdout).toContainEqual('overall  1 job  1200 recipients: sent 1200, delivered 0, read 0, failed 0, unknown 0, unconfirmed 0, cancelled 0, pending 0');
+    expect(result.stdout).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^${jobId}  COMPLETED  1200 recipients: sent 1200, delivered 0, read 0, failed 0, unknown 0, unconfirmed 0, cancelled 0, pending 0$`),
+      ),
+    );
+    expect(result.stdout).toContainEqual(
+      'overall  1 job  1200 recipients: sent 1200, delivered 0, read 0, failed 0, unknown 0, unconfirmed 0, cancelled 0, pending 0',
+    );
     expect(runtime.sandbox!.acceptedMessages().length - before).toBe(rows);
-    const first = runtime.sandbox!.acceptedMessages().slice(before).find((message) => JSON.stringify(message).includes('919100000007'));
+    const first = runtime
+      .sandbox!.acceptedMessages()
+      .slice(before)
+      .find((message) => JSON.stringify(message).includes('919100000007'));
     expect(JSON.stringify(first)).toContain('Customer 7');
   });
 
@@ -73,7 +97,9 @@ describe('npm run broadcast against the local runtime', () => {
     const before = runtime.sandbox!.acceptedMessages().length;
     const result = await run(sendArgs('march.csv'));
     expect(result.code).toBe(0);
-    expect(result.stdout[1]).toBe(`part 1 of 1 (lines 2-1201, 1200 recipients): job ${jobId}: sent before with this file (same Idempotency-Key): nothing sent again, following it`);
+    expect(result.stdout[1]).toBe(
+      `part 1 of 1 (lines 2-1201, 1200 recipients): job ${jobId}: sent before with this file (same Idempotency-Key): nothing sent again, following it`,
+    );
     expect(result.stdout[2]).toBe('a replay: every part was sent before with this file, nothing new was sent; the summary below is of those jobs');
     expect(result.stdout).toContainEqual(expect.stringMatching(new RegExp(`^${jobId}  COMPLETED  1200 recipients: sent 1200`)));
     // Give any (wrongly) queued chunk time to reach the sandbox before counting.
@@ -138,10 +164,16 @@ describe('npm run broadcast against the local runtime', () => {
     // Three days pass: the key's record is gone (TTL), the job (kept 90 days) is three days old.
     const services = getServices();
     const records = (await services.clients.dynamoDb.send(new ScanCommand({ TableName: services.config.tableNames.idempotency }))).Items ?? [];
-    for (const record of records) await services.clients.dynamoDb.send(new DeleteCommand({ TableName: services.config.tableNames.idempotency, Key: { pk: record.pk } }));
+    for (const record of records)
+      await services.clients.dynamoDb.send(new DeleteCommand({ TableName: services.config.tableNames.idempotency, Key: { pk: record.pk } }));
     const threeDaysAgo = new Date(Date.now() - 3 * 86_400_000).toISOString();
     await services.clients.dynamoDb.send(
-      new UpdateCommand({ TableName: services.config.tableNames.messaging, Key: messagingKeys.job(weeklyJob), UpdateExpression: 'SET createdAt = :at', ExpressionAttributeValues: { ':at': threeDaysAgo } }),
+      new UpdateCommand({
+        TableName: services.config.tableNames.messaging,
+        Key: messagingKeys.job(weeklyJob),
+        UpdateExpression: 'SET createdAt = :at',
+        ExpressionAttributeValues: { ':at': threeDaysAgo },
+      }),
     );
 
     const again = await run(sendArgs('weekly.csv'));
@@ -154,7 +186,9 @@ describe('npm run broadcast against the local runtime', () => {
 
     const resent = await run([...sendArgs('weekly.csv'), '--resend']);
     expect(resent.code).toBe(0);
-    expect(resent.stderr).toContainEqual(expect.stringMatching(new RegExp(`^this file was already sent as job ${weeklyJob} on .*; sending it again \\(--resend\\)$`)));
+    expect(resent.stderr).toContainEqual(
+      expect.stringMatching(new RegExp(`^this file was already sent as job ${weeklyJob} on .*; sending it again \\(--resend\\)$`)),
+    );
     const resentJob = /: job (pub_\S+): /.exec(resent.stdout[1]!)![1]!;
     expect(resentJob).not.toBe(weeklyJob);
     expect(resent.stdout).toContainEqual(expect.stringMatching(new RegExp(`^${resentJob}  COMPLETED  2 recipients: sent 2`)));

@@ -38,7 +38,10 @@ if (!browserPath) process.stdout.write('SKIPPED console-api-keys-browser: no Chr
     const person = (role: string) => runtime.demo.people.find((candidate) => candidate.role === role)!;
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    await context.addInitScript({ content: "document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI));" });
+    await context.addInitScript({
+      content:
+        "document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI));",
+    });
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
     const urls: string[] = [];
@@ -91,7 +94,12 @@ if (!browserPath) process.stdout.write('SKIPPED console-api-keys-browser: no Chr
 
     const managerContext = await browser.newContext();
     const managerPage = await managerContext.newPage();
-    await signInAsPerson(managerPage, { baseUrl: runtime.baseUrl, email: person('campaign-manager').email, password: person('campaign-manager').password, hash: '#/api-keys' });
+    await signInAsPerson(managerPage, {
+      baseUrl: runtime.baseUrl,
+      email: person('campaign-manager').email,
+      password: person('campaign-manager').password,
+      hash: '#/api-keys',
+    });
     await managerPage.getByRole('heading', { name: 'Not available' }).waitFor();
     await expect(managerPage.getByRole('link', { name: 'API keys' }).count()).resolves.toBe(0);
     await managerContext.close();

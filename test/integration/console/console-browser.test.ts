@@ -17,7 +17,8 @@ import { ASYNC_FAILURES, browserPath, captureLogs, CAMPAIGN_SIZE, finishedCampai
 
 jest.setTimeout(300_000);
 
-if (!browserPath) process.stdout.write('SKIPPED console-browser: no Chromium found (/usr/bin/chromium or CHROMIUM_PATH); install it with `apt-get install chromium`.\n');
+if (!browserPath)
+  process.stdout.write('SKIPPED console-browser: no Chromium found (/usr/bin/chromium or CHROMIUM_PATH); install it with `apt-get install chromium`.\n');
 
 const NAME = 'Spring sale';
 const followUpServed = serviceRoutes.some((route) => route.path.endsWith('/follow-up'));
@@ -64,7 +65,12 @@ const countOf = async (page: Page, bar: string) => Number((await page.locator(`d
     await page.locator('dd[data-count="sent"]').waitFor();
     const status = await runtime.call('GET', `${BASE}/status/${jobId}`, { headers: keyHeader(key) });
     const { summary } = status.body.data;
-    const shown = { sent: await countOf(page, 'sent'), delivered: await countOf(page, 'delivered'), read: await countOf(page, 'read'), failed: await countOf(page, 'failed') };
+    const shown = {
+      sent: await countOf(page, 'sent'),
+      delivered: await countOf(page, 'delivered'),
+      read: await countOf(page, 'read'),
+      failed: await countOf(page, 'failed'),
+    };
     expect(shown).toEqual({ sent: summary.sent, delivered: summary.delivered, read: summary.read, failed: summary.failed });
     expect(summary.failed).toBe(Object.keys(ASYNC_FAILURES).length);
     expect(summary.sent + summary.failed).toBe(CAMPAIGN_SIZE);
@@ -80,7 +86,9 @@ const countOf = async (page: Page, bar: string) => Number((await page.locator(`d
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toBe(`${jobId}-recipients-failed.csv`);
-    const csv = readFileSync((await download.path())!, 'utf8').trim().split(/\r\n/);
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split(/\r\n/);
     expect(csv[0]).toMatch(/^countryCode,toPhoneNumber,status,/);
     expect(csv.slice(1).map((line) => line.split(',')[2])).toEqual(Array(summary.failed).fill('FAILED'));
     await page.locator('.chart canvas').first().waitFor();
@@ -109,7 +117,10 @@ const countOf = async (page: Page, bar: string) => Number((await page.locator(`d
 
     // The key: in this tab's session storage only, never in a URL, local storage or a log line.
     // Expressions run in the page (this file is type-checked without the DOM's globals).
-    const storage = (await page.evaluate('({ local: JSON.stringify({ ...localStorage }), session: JSON.stringify({ ...sessionStorage }) })')) as { local: string; session: string };
+    const storage = (await page.evaluate('({ local: JSON.stringify({ ...localStorage }), session: JSON.stringify({ ...sessionStorage }) })')) as {
+      local: string;
+      session: string;
+    };
     expect(storage.session).toContain(key);
     expect(storage.local).not.toContain(key);
     expect([...requests.urls, page.url()].filter((url) => url.includes(key))).toEqual([]);
@@ -121,7 +132,10 @@ const countOf = async (page: Page, bar: string) => Number((await page.locator(`d
 
     await page.getByRole('button', { name: 'Sign out' }).click();
     // The sign-in screen: the key form, or the person's sign-in first when the service has an identity provider.
-    await page.getByLabel('Organization API key').or(page.getByRole('button', { name: 'Use an API key' })).waitFor();
+    await page
+      .getByLabel('Organization API key')
+      .or(page.getByRole('button', { name: 'Use an API key' }))
+      .waitFor();
     await expect(page.evaluate('sessionStorage.length')).resolves.toBe(0);
     await context.close();
   });
@@ -130,7 +144,11 @@ const countOf = async (page: Page, bar: string) => Number((await page.locator(`d
     const other = runtime.demo.otherOrg;
     const foreign = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
       headers: keyHeader(other.apiKey),
-      body: orderUpdate(recipients(1, { first: 9_600_000_000, params: () => ['Friday'] }), { broadcastName: 'Other org', fromPhoneNumber: other.phoneNumber, templateName: 'appointment_reminder' }),
+      body: orderUpdate(recipients(1, { first: 9_600_000_000, params: () => ['Friday'] }), {
+        broadcastName: 'Other org',
+        fromPhoneNumber: other.phoneNumber,
+        templateName: 'appointment_reminder',
+      }),
     });
     const foreignJobId = foreign.headers.get('x-broadcast-job-id')!;
     expect(foreignJobId).toBeTruthy();

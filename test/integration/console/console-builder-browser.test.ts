@@ -36,7 +36,9 @@ const eligible = Array.from({ length: ROWS }, (_, index) => index).filter((index
 
 /** The URL button's value of an accepted template message. */
 function buttonText(message: { body: unknown }): string | undefined {
-  const components = (message.body as { template?: { components?: Array<{ type: string; sub_type?: string; parameters: Array<{ text?: string }> }> } }).template?.components ?? [];
+  const components =
+    (message.body as { template?: { components?: Array<{ type: string; sub_type?: string; parameters: Array<{ text?: string }> }> } }).template?.components ??
+    [];
   return components.find((component) => component.type === 'button' && component.sub_type === 'url')?.parameters[0]?.text;
 }
 
@@ -100,7 +102,9 @@ function buttonText(message: { body: unknown }): string | undefined {
     await page.getByRole('link', { name: 'Templates' }).click();
     await page.getByRole('table', { name: /Templates of/ }).waitFor({ timeout: 30_000 });
     const shipped = page.locator('table.templates tbody tr', { hasText: 'order_shipped' });
-    await expect(shipped.innerText()).resolves.toMatch(/order_shipped \(en_US\)\s+APPROVED\s+.*UTILITY\s+—\s+Header image link, Body \{\{1\}\}, Body \{\{2\}\}, Button 1: URL suffix/);
+    await expect(shipped.innerText()).resolves.toMatch(
+      /order_shipped \(en_US\)\s+APPROVED\s+.*UTILITY\s+—\s+Header image link, Body \{\{1\}\}, Body \{\{2\}\}, Button 1: URL suffix/,
+    );
     // Every status is listed (status=all): the demo's template in review too.
     await expect(page.locator('table.templates tbody tr', { hasText: 'holiday_offer' }).innerText()).resolves.toMatch(/PENDING/);
     await page.screenshot({ path: join(outputDirectory, 'console-templates.png'), fullPage: true });
@@ -117,7 +121,11 @@ function buttonText(message: { body: unknown }): string | undefined {
     await page.locator('#need-button-0-attribute').fill('order_id');
     // The first page's first three members: index 0 has no first_name (the fallback), 1 and 2 have theirs.
     const previews = page.locator('.wa-preview');
-    await expect(previews.locator('.wa-body').allInnerTexts()).resolves.toEqual(['Hi there, your order A-0 is on its way.', 'Hi F1, your order A-1 is on its way.', 'Hi F2, your order A-2 is on its way.']);
+    await expect(previews.locator('.wa-body').allInnerTexts()).resolves.toEqual([
+      'Hi there, your order A-0 is on its way.',
+      'Hi F1, your order A-1 is on its way.',
+      'Hi F2, your order A-2 is on its way.',
+    ]);
     await expect(previews.first().locator('.wa-media').getAttribute('aria-label')).resolves.toBe('Image header: https://cdn.example/parcel.jpg');
     await expect(previews.first().locator('.wa-buttons').innerText()).resolves.toBe('Link · A-0');
 
@@ -135,7 +143,10 @@ function buttonText(message: { body: unknown }): string | undefined {
     await dialog.getByRole('button', { name: 'Launch', exact: true }).click();
     await page.waitForURL(/#\/campaigns\/cmp_/, { timeout: 30_000 });
     await page.getByRole('heading', { name: 'Shipped today' }).waitFor({ timeout: 30_000 });
-    await page.locator('.badge', { hasText: /^Completed$/ }).first().waitFor({ timeout: 90_000 });
+    await page
+      .locator('.badge', { hasText: /^Completed$/ })
+      .first()
+      .waitFor({ timeout: 90_000 });
     await page.screenshot({ path: join(outputDirectory, 'console-builder-campaign.png'), fullPage: true });
 
     // The sandbox received exactly the eligible members, once each, with their values.
@@ -175,7 +186,15 @@ function buttonText(message: { body: unknown }): string | undefined {
       keys.push(route.request().headers()['idempotency-key']!);
       if (keys.length !== 2) return route.continue();
       await route.fetch();
-      return route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, message: 'Service unavailable', data: { error: { code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' } } }) });
+      return route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          statusCode: 503,
+          message: 'Service unavailable',
+          data: { error: { code: 'SERVICE_UNAVAILABLE', message: 'Service unavailable' } },
+        }),
+      });
     });
     await signIn(page);
     await page.goto(`${runtime.baseUrl}/console/#/audiences`);
@@ -183,7 +202,9 @@ function buttonText(message: { body: unknown }): string | undefined {
     await page.getByLabel('New audience name').fill('Retried');
     await page.locator('#new-audience-file').setInputFiles({ name: 'retried.csv', mimeType: 'text/csv', buffer: Buffer.from(lines.join('\n')) });
     await page.getByRole('button', { name: 'Create and import' }).click();
-    await expect(page.getByRole('alert').innerText({ timeout: 30_000 })).resolves.toMatch(/^Page 2 \(lines 1002–1501\) was not written: Service unavailable \(HTTP 503/);
+    await expect(page.getByRole('alert').innerText({ timeout: 30_000 })).resolves.toMatch(
+      /^Page 2 \(lines 1002–1501\) was not written: Service unavailable \(HTTP 503/,
+    );
     await expect(page.locator('#new-audience-progress-text').innerText()).resolves.toBe('1,000 of 1,500 rows sent · 1,000 added, 0 updated, 0 lines refused');
     await noSidewaysScroll(page);
     await page.getByRole('button', { name: 'Retry page 2' }).click();

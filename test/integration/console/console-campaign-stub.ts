@@ -22,7 +22,19 @@ const campaign = (campaignId: string, name: string, state: CampaignState, overri
   template: { name: 'spring_offer', language: 'en', category: 'MARKETING' },
   audience: { audienceIds: ['aud_vip', 'contacts'], excludeAudienceIds: ['aud_staff'] },
   // Two audiences of 2,500 and 1,200 with 300 in both, one opted out, 50 without first_name (the proof).
-  totals: { audience: 3_700, sendable: 3_349, queued: 49, sent: 3_250, delivered: 3_100, read: 1_200, failed: 50, unknown: 0, optedOut: 1, skipped: 350, cancelled: 0 },
+  totals: {
+    audience: 3_700,
+    sendable: 3_349,
+    queued: 49,
+    sent: 3_250,
+    delivered: 3_100,
+    read: 1_200,
+    failed: 50,
+    unknown: 0,
+    optedOut: 1,
+    skipped: 350,
+    cancelled: 0,
+  },
   skippedByReason: { DUPLICATE: 300, EXCLUDED: 0, FILTERED_OUT: 0, MISSING_ATTRIBUTE: 50, INVALID_PARAMETER: 0 },
   failuresByCode: { '131049': 30, '131026': 20 },
   cost: { currency: 'EUR', billed: 3_250, amount: '390.0000', byCategory: { marketing: { billed: 3_250, amount: '390.0000' } } },
@@ -81,7 +93,12 @@ function recipientsAnswer(route: Route, url: URL): Promise<void> {
     const second = url.searchParams.get('cursor') === 'csv2';
     const half = Math.ceil(matching.length / 2);
     const page = second ? matching.slice(half) : matching.slice(0, half);
-    return route.fulfill({ status: 200, contentType: 'text/csv; charset=utf-8', headers: second ? {} : { 'X-Next-Cursor': 'csv2' }, body: recipientsCsv(page) });
+    return route.fulfill({
+      status: 200,
+      contentType: 'text/csv; charset=utf-8',
+      headers: second ? {} : { 'X-Next-Cursor': 'csv2' },
+      body: recipientsCsv(page),
+    });
   }
   const limit = Number(url.searchParams.get('limit') ?? 500);
   const start = Number(url.searchParams.get('cursor') ?? 0);
@@ -95,7 +112,8 @@ function answer(stub: CampaignStub, route: Route, request: Request): Promise<voi
   const [, campaignId, action] = /\/campaigns(?:\/([^/]+))?(?:\/([^/]+))?$/.exec(url.pathname) ?? [];
   const body = request.postData() ? (JSON.parse(request.postData()!) as unknown) : undefined;
   stub.calls.push({ method: request.method(), path: url.pathname, query: url.search, idempotencyKey: request.headers()['idempotency-key'], body });
-  const json = (status: number, message: string, data: unknown) => route.fulfill({ status, contentType: 'application/json', body: envelope(status, message, data) });
+  const json = (status: number, message: string, data: unknown) =>
+    route.fulfill({ status, contentType: 'application/json', body: envelope(status, message, data) });
   if (!campaignId) return json(200, 'Campaigns', { campaigns: [...stub.campaigns.values()], nextCursor: null });
   const view = stub.campaigns.get(decodeURIComponent(campaignId));
   if (!view) return json(404, 'Campaign not found', { error: { code: 'CAMPAIGN_NOT_FOUND', message: 'Campaign not found' } });
@@ -103,7 +121,12 @@ function answer(stub: CampaignStub, route: Route, request: Request): Promise<voi
   if (action === 'recipients') return recipientsAnswer(route, url);
   if (action === 'follow-up') {
     if (url.searchParams.get('dryRun') === 'true') return json(200, 'Dry run', dryRun);
-    return route.fulfill({ status: 202, contentType: 'application/json', headers: { 'X-Broadcast-Job-Id': FOLLOW_UP_JOB_ID }, body: envelope(202, 'Accepted', { jobId: FOLLOW_UP_JOB_ID, followUpOf: view.jobId, audience: { matched: 50, optedOut: 1 } }) });
+    return route.fulfill({
+      status: 202,
+      contentType: 'application/json',
+      headers: { 'X-Broadcast-Job-Id': FOLLOW_UP_JOB_ID },
+      body: envelope(202, 'Accepted', { jobId: FOLLOW_UP_JOB_ID, followUpOf: view.jobId, audience: { matched: 50, optedOut: 1 } }),
+    });
   }
   const control = CONTROLS[action!];
   if (!control) return json(404, 'Route not found', {});
@@ -121,6 +144,9 @@ export async function stubCampaignRoutes(page: Page): Promise<CampaignStub> {
     ]),
     calls: [],
   };
-  await page.route((url) => /\/broadcast\/public\/campaigns(\/|$)/.test(url.pathname), (route, request) => answer(stub, route, request));
+  await page.route(
+    (url) => /\/broadcast\/public\/campaigns(\/|$)/.test(url.pathname),
+    (route, request) => answer(stub, route, request),
+  );
   return stub;
 }

@@ -69,8 +69,20 @@ const shownControls = async (page: Page) => {
     const { totals } = stub.campaigns.get(SENDING_ID)!;
     const bars = ['audience', 'sendable', 'sent', 'delivered', 'read', 'skipped', 'opted-out', 'failed'] as const;
     const shown = Object.fromEntries(await Promise.all(bars.map(async (bar) => [bar, await countOf(page, bar)])));
-    expect(shown).toEqual({ audience: totals.audience, sendable: totals.sendable, sent: totals.sent, delivered: totals.delivered, read: totals.read, skipped: totals.skipped, 'opted-out': totals.optedOut, failed: totals.failed });
-    await expect(page.locator('table.failures tbody tr').allInnerTexts()).resolves.toEqual([expect.stringMatching(/^131049\s+Meta chose not to deliver/), expect.stringMatching(/^131026\s/)]);
+    expect(shown).toEqual({
+      audience: totals.audience,
+      sendable: totals.sendable,
+      sent: totals.sent,
+      delivered: totals.delivered,
+      read: totals.read,
+      skipped: totals.skipped,
+      'opted-out': totals.optedOut,
+      failed: totals.failed,
+    });
+    await expect(page.locator('table.failures tbody tr').allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(/^131049\s+Meta chose not to deliver/),
+      expect.stringMatching(/^131026\s/),
+    ]);
     await expect(page.locator('table.skipped tbody tr td:first-child').allInnerTexts()).resolves.toEqual(['DUPLICATE', 'MISSING_ATTRIBUTE']);
     await expect(page.locator('.cost-total').innerText()).resolves.toBe('390.0000 EUR for 3,250 billed messages');
     await page.getByRole('table', { name: /^Recipients, page 1/ }).waitFor();
@@ -86,13 +98,14 @@ const shownControls = async (page: Page) => {
     await expect(page.locator('table.recipients tbody tr td:nth-child(2)').allInnerTexts()).resolves.toEqual(Array(20).fill('FAILED'));
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()]);
     expect(download.suggestedFilename()).toBe(`${SENDING_ID}-recipients-failed.csv`);
-    const csv = readFileSync((await download.path())!, 'utf8').trim().split(/\r\n/);
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split(/\r\n/);
     expect(csv[0]).toMatch(/^countryCode,toPhoneNumber,status,/);
     expect(csv.slice(1).map((line) => line.split(',')[2])).toEqual(Array(20).fill('FAILED'));
-    expect(stub.calls.filter((call) => call.path.endsWith(`/campaigns/${SENDING_ID}/recipients`) && call.query.includes('format=csv')).map((call) => call.query)).toEqual([
-      '?format=csv&status=FAILED',
-      '?format=csv&status=FAILED&cursor=csv2',
-    ]);
+    expect(
+      stub.calls.filter((call) => call.path.endsWith(`/campaigns/${SENDING_ID}/recipients`) && call.query.includes('format=csv')).map((call) => call.query),
+    ).toEqual(['?format=csv&status=FAILED', '?format=csv&status=FAILED&cursor=csv2']);
     // Nothing about this campaign was read from the job routes, and the key is in no URL.
     expect(urls.filter((url) => url.includes('/status/') || url.includes('/broadcasts/'))).toEqual([]);
     expect(urls.filter((url) => url.includes(runtime.demo.apiKey))).toEqual([]);
@@ -124,18 +137,29 @@ const shownControls = async (page: Page) => {
     const followUps = stub.calls.filter((call) => call.path.endsWith(`/campaigns/${SENDING_ID}/follow-up`));
     expect(followUps.map((call) => call.query)).toEqual(['?dryRun=true', '']);
     expect(followUps[1]!.idempotencyKey).toMatch(/^[0-9a-f-]{32,36}$/);
-    expect(followUps[1]!.body).toEqual({ broadcastName: 'Spring VIP · follow-up to failed', fromPhoneNumber: '4915700000001', templateName: 'spring_offer', templateLanguage: 'en', templateType: 'MARKETING', audience: { statuses: ['FAILED'] } });
+    expect(followUps[1]!.body).toEqual({
+      broadcastName: 'Spring VIP · follow-up to failed',
+      fromPhoneNumber: '4915700000001',
+      templateName: 'spring_offer',
+      templateLanguage: 'en',
+      templateType: 'MARKETING',
+      audience: { statuses: ['FAILED'] },
+    });
 
     await page.goto(`${runtime.baseUrl}/console/#/campaigns/${SENDING_ID}`);
     await page.getByRole('heading', { name: 'Spring VIP' }).waitFor({ timeout: 30_000 });
     await page.getByRole('button', { name: 'Cancel campaign' }).click();
     await page.locator('.badge', { hasText: 'Cancelled' }).waitFor();
     await expect(shownControls(page)).resolves.toEqual([]);
-    expect(stub.calls.filter((call) => call.method === 'POST' && !call.path.endsWith('/follow-up')).map((call) => call.path.split('/').pop())).toEqual(['pause', 'resume', 'cancel']);
+    expect(stub.calls.filter((call) => call.method === 'POST' && !call.path.endsWith('/follow-up')).map((call) => call.path.split('/').pop())).toEqual([
+      'pause',
+      'resume',
+      'cancel',
+    ]);
     await page.context().close();
   });
 
-  it("shows when a campaign waiting for the messaging limit goes on, and an unknown campaign as not found with the key kept", async () => {
+  it('shows when a campaign waiting for the messaging limit goes on, and an unknown campaign as not found with the key kept', async () => {
     const { page } = await signedIn();
     await page.goto(`${runtime.baseUrl}/console/#/campaigns/${WAITING_ID}`);
     await page.getByRole('heading', { name: 'Autumn launch' }).waitFor({ timeout: 30_000 });

@@ -11,7 +11,9 @@ import type { TestRuntime } from '../../support/local-runtime';
 import { BASE, keyHeader, orderUpdate, readJob, recipients, sleep } from '../broadcast/broadcast-test-kit';
 import { TERMINAL_STATUSES } from '../../../shared/broadcast/broadcast-job';
 
-export const browserPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((path): path is string => !!path && existsSync(path));
+export const browserPath = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
+  (path): path is string => !!path && existsSync(path),
+);
 export const outputDirectory = join(__dirname, '..', '..', '..', 'test-output');
 
 /** The sandbox fails these (by index) after the send, as Meta's status webhooks do. */

@@ -56,7 +56,10 @@ async function recordOutcomes(jobId: string): Promise<void> {
     { index: 7, event: { kind: 'click', at: at(60) } },
     ...TAPS.map(([index, button, payload]) => ({ index, event: { kind: 'button', at: at(index), index: button, payload } as const })),
   ];
-  await store.recordOutcomes(jobId, events.map(({ index, event }) => ({ location: { jobId, chunkIndex: 0, index }, event })));
+  await store.recordOutcomes(
+    jobId,
+    events.map(({ index, event }) => ({ location: { jobId, chunkIndex: 0, index }, event })),
+  );
 }
 
 (browserPath ? describe : describe.skip)('outcomes in the console (headless Chromium)', () => {
@@ -109,7 +112,10 @@ async function recordOutcomes(jobId: string): Promise<void> {
     const checked = async (dialog: ReturnType<Page['getByRole']>): Promise<unknown> => {
       const before = followUpBodies.length;
       await dialog.getByRole('button', { name: 'Check (dry run)' }).click();
-      await eventually(async () => followUpBodies.length, (count) => count > before);
+      await eventually(
+        async () => followUpBodies.length,
+        (count) => count > before,
+      );
       return followUpBodies.at(-1);
     };
     await signInWithApiKey(page, { baseUrl: runtime.baseUrl, key: runtime.demo.apiKey, hash: `#/campaigns/${jobId}` });
@@ -119,13 +125,18 @@ async function recordOutcomes(jobId: string): Promise<void> {
     const status = await runtime.call('GET', `${BASE}/status/${jobId}`, { headers: keyHeader(runtime.demo.apiKey) });
     const summary = (status.body as { data: { summary: Record<string, unknown> } }).data.summary;
     expect(summary).toMatchObject({ delivered: SIZE, replied: REPLIED.length, clicked: CLICKED.length });
-    const shown = Object.fromEntries(await Promise.all(['sent', 'delivered', 'read', 'replied', 'clicked', 'failed'].map(async (bar) => [bar, await countOf(page, bar)])));
+    const shown = Object.fromEntries(
+      await Promise.all(['sent', 'delivered', 'read', 'replied', 'clicked', 'failed'].map(async (bar) => [bar, await countOf(page, bar)])),
+    );
     expect(shown).toEqual({ sent: SIZE, delivered: SIZE, read: summary.read, replied: REPLIED.length, clicked: CLICKED.length, failed: 0 });
     await expect(rateOf(page, 'replied')).resolves.toBe('30.0 % of delivered');
     await expect(rateOf(page, 'clicked')).resolves.toBe('15.0 % of delivered');
     // The bars' order on the page: read, then replied and clicked, failed beside them.
     await expect(page.locator('dl.funnel-numbers dt').allInnerTexts()).resolves.toEqual(['Sent', 'Delivered', 'Read', 'Replied', 'Clicked', 'Failed']);
-    await expect(page.locator('table.button-taps tbody tr').allInnerTexts()).resolves.toEqual([expect.stringMatching(/^Button 1\s+YES\s+3$/), expect.stringMatching(/^Button 2\s+NO\s+1$/)]);
+    await expect(page.locator('table.button-taps tbody tr').allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(/^Button 1\s+YES\s+3$/),
+      expect.stringMatching(/^Button 2\s+NO\s+1$/),
+    ]);
 
     // The recipients: the outcome columns, and HELD_OUT among the statuses to filter by.
     const table = page.getByRole('table', { name: /^Recipients, page 1/ });
@@ -158,7 +169,13 @@ async function recordOutcomes(jobId: string): Promise<void> {
     const readRows = (listed.body as { data: { recipients: Array<{ toPhoneNumber: string; repliedAt?: string | null }> } }).data.recipients;
     const readNotReplied = readRows.filter((row) => !row.repliedAt).length;
     expect(readNotReplied).toBe(readRows.filter((row) => !REPLIED.includes(Number(row.toPhoneNumber) - 9_300_000_000)).length);
-    const wouldBeSent = () => dialog.getByRole('table', { name: /Dry run/ }).locator('tbody tr').first().innerText().catch(() => '');
+    const wouldBeSent = () =>
+      dialog
+        .getByRole('table', { name: /Dry run/ })
+        .locator('tbody tr')
+        .first()
+        .innerText()
+        .catch(() => '');
     // The answer replaces the previous check's table: wait for it.
     await expect(eventually(wouldBeSent, (text) => new RegExp(`^Would be sent\\s+${readNotReplied}$`).test(text), 30_000)).resolves.toBeDefined();
     // Those who tapped YES, whatever else they did: the payloads offered are the ones tapped.
@@ -189,14 +206,36 @@ async function recordOutcomes(jobId: string): Promise<void> {
       totals: { ...base.totals, replied: 325, clicked: 124, heldOut: 37, repliedByStop: 4, buttons: [{ index: 0, payload: 'BUY', taps: 88 }] },
       cost: { ...base.cost!, perReply: '1.2000', perClick: '3.1452' },
       holdout: { percent: 1 },
-      lift: { sentReplyRate: 0.1, holdoutInboundRate: 0.027, incrementalReplies: 237.25, costPerIncrementalReply: '1.6439', heldOut: 37, holdoutInbound: 1, sent: 3_250, replied: 325, reliable: false },
+      lift: {
+        sentReplyRate: 0.1,
+        holdoutInboundRate: 0.027,
+        incrementalReplies: 237.25,
+        costPerIncrementalReply: '1.6439',
+        heldOut: 37,
+        holdoutInbound: 1,
+        sent: 3_250,
+        replied: 325,
+        reliable: false,
+      },
     };
     stub.campaigns.set(held.campaignId, held);
     await signInWithApiKey(page, { baseUrl: runtime.baseUrl, key: runtime.demo.apiKey, hash: `#/campaigns/${held.campaignId}` });
     await page.getByRole('heading', { name: held.name }).waitFor({ timeout: 30_000 });
     await page.locator('dd[data-count="replied"]').waitFor();
 
-    await expect(page.locator('dl.funnel-numbers dt').allInnerTexts()).resolves.toEqual(['Audience', 'Sendable', 'Sent', 'Delivered', 'Read', 'Replied', 'Clicked', 'Skipped', 'Opted out', 'Failed', 'Held out']);
+    await expect(page.locator('dl.funnel-numbers dt').allInnerTexts()).resolves.toEqual([
+      'Audience',
+      'Sendable',
+      'Sent',
+      'Delivered',
+      'Read',
+      'Replied',
+      'Clicked',
+      'Skipped',
+      'Opted out',
+      'Failed',
+      'Held out',
+    ]);
     await expect(Promise.all(['replied', 'clicked', 'held-out'].map((bar) => countOf(page, bar)))).resolves.toEqual([325, 124, 37]);
     await expect(rateOf(page, 'replied')).resolves.toBe('10.5 % of delivered');
     await expect(page.locator('table.button-taps tbody tr').allInnerTexts()).resolves.toEqual([expect.stringMatching(/^Button 1\s+BUY\s+88$/)]);
@@ -229,22 +268,33 @@ async function recordOutcomes(jobId: string): Promise<void> {
     const { audienceId } = (audience.body as { data: { audienceId: string } }).data;
     await runtime.call('POST', `${BASE}/audiences/${audienceId}/members`, {
       headers,
-      body: { members: [0, 1, 2].map((index) => ({ countryCode: '91', toPhoneNumber: String(9_310_000_000 + index), attributes: { first_name: `F${index}`, order_id: `A-${index}` } })) },
+      body: {
+        members: [0, 1, 2].map((index) => ({
+          countryCode: '91',
+          toPhoneNumber: String(9_310_000_000 + index),
+          attributes: { first_name: `F${index}`, order_id: `A-${index}` },
+        })),
+      },
     });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
     await recordRequests(page, runtime.baseUrl);
     // The template list as helper "clicks" marks a URL button on the platform's click link (HELPER-RULES "Clicks").
-    await page.route((url) => url.pathname.endsWith('/templates'), async (route) => {
-      const response = await route.fetch();
-      const body = (await response.json()) as { data: Array<{ name: string; parameters: { buttons?: Array<Record<string, unknown>> } }> };
-      for (const template of body.data) if (template.name === 'order_shipped') template.parameters.buttons = template.parameters.buttons?.map((button) => ({ ...button, tracked: true }));
-      await route.fulfill({ response, json: body });
-    });
+    await page.route(
+      (url) => url.pathname.endsWith('/templates'),
+      async (route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as { data: Array<{ name: string; parameters: { buttons?: Array<Record<string, unknown>> } }> };
+        for (const template of body.data)
+          if (template.name === 'order_shipped') template.parameters.buttons = template.parameters.buttons?.map((button) => ({ ...button, tracked: true }));
+        await route.fulfill({ response, json: body });
+      },
+    );
     const created: Array<Record<string, unknown>> = [];
     page.on('request', (request) => {
-      if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/campaigns')) created.push(request.postDataJSON() as Record<string, unknown>);
+      if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/campaigns'))
+        created.push(request.postDataJSON() as Record<string, unknown>);
     });
     await signInWithApiKey(page, { baseUrl: runtime.baseUrl, key: runtime.demo.apiKey, hash: '#/campaigns/new' });
     await page.getByLabel('Campaign name').fill('Measured');
@@ -267,8 +317,17 @@ async function recordOutcomes(jobId: string): Promise<void> {
     await page.getByLabel('Hold out (percent of the audience)').fill('10');
     await page.getByLabel('Attribution window (hours)').fill('48');
     await check.click();
-    await eventually(async () => created.length, (count) => count === 1);
-    expect(created[0]).toMatchObject({ name: 'Measured', audience: { audienceIds: [audienceId] }, holdout: { percent: 10 }, attributionWindowHours: 48, buttons: [{ index: 0, type: 'url', trackedUrl: 'https://shop.example/p/42?utm_source=wa' }] });
+    await eventually(
+      async () => created.length,
+      (count) => count === 1,
+    );
+    expect(created[0]).toMatchObject({
+      name: 'Measured',
+      audience: { audienceIds: [audienceId] },
+      holdout: { percent: 10 },
+      attributionWindowHours: 48,
+      buttons: [{ index: 0, type: 'url', trackedUrl: 'https://shop.example/p/42?utm_source=wa' }],
+    });
     await context.close();
   });
 });

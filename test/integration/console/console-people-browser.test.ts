@@ -21,7 +21,14 @@ jest.setTimeout(120_000);
 
 if (!browserPath) process.stdout.write('SKIPPED console-people-browser: no Chromium found (/usr/bin/chromium or CHROMIUM_PATH).\n');
 
-const CAMPAIGN_CONTROLS = ['Pause campaign', 'Resume campaign', 'Cancel campaign', 'Follow up to failed…', 'Follow up to unread…', 'Follow up by reply or click…'];
+const CAMPAIGN_CONTROLS = [
+  'Pause campaign',
+  'Resume campaign',
+  'Cancel campaign',
+  'Follow up to failed…',
+  'Follow up to unread…',
+  'Follow up by reply or click…',
+];
 const IDLE_MINUTES = 5;
 
 interface Watched {
@@ -38,7 +45,8 @@ interface Watched {
   let logs: ReturnType<typeof captureLogs>;
   const watched: Watched[] = [];
   const person = (role: string) => runtime.demo.people.find((candidate) => candidate.role === role)!;
-  const signIn = (page: Page, role: string, hash?: string) => signInAsPerson(page, { baseUrl: runtime.baseUrl, email: person(role).email, password: person(role).password, hash });
+  const signIn = (page: Page, role: string, hash?: string) =>
+    signInAsPerson(page, { baseUrl: runtime.baseUrl, email: person(role).email, password: person(role).password, hash });
 
   beforeAll(async () => {
     logs = captureLogs();
@@ -55,7 +63,10 @@ interface Watched {
   /** A page whose every request and navigation URL, console line, CSP violation and bearer token is recorded. */
   async function watchedPage(viewport = { width: 1280, height: 900 }): Promise<Watched> {
     const context = await browser.newContext({ viewport });
-    await context.addInitScript({ content: "document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI));" });
+    await context.addInitScript({
+      content:
+        "document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI));",
+    });
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
     const entry: Watched = { page, urls: [], messages: [], bearers: new Set() };
@@ -111,7 +122,13 @@ interface Watched {
     const { page } = await watchedPage();
     await signIn(page, 'campaign-manager', `#/campaigns/${SENDING_ID}`);
     await page.getByRole('button', { name: 'Pause campaign' }).waitFor();
-    await expect(shownControls(page)).resolves.toEqual(['Pause campaign', 'Cancel campaign', 'Follow up to failed…', 'Follow up to unread…', 'Follow up by reply or click…']);
+    await expect(shownControls(page)).resolves.toEqual([
+      'Pause campaign',
+      'Cancel campaign',
+      'Follow up to failed…',
+      'Follow up to unread…',
+      'Follow up by reply or click…',
+    ]);
     await page.close();
   });
 
@@ -174,7 +191,10 @@ interface Watched {
     await page.getByLabel('Person').selectOption({ label: admin.email });
     await page.getByLabel('Action').fill('removePerson');
     await page.getByRole('button', { name: 'Filter' }).click();
-    await log.getByRole('row', { name: /invitePerson/ }).first().waitFor({ state: 'detached' });
+    await log
+      .getByRole('row', { name: /invitePerson/ })
+      .first()
+      .waitFor({ state: 'detached' });
     await expect(log.locator('tbody tr').allInnerTexts()).resolves.toEqual([expect.stringMatching(new RegExp(`${by}\\s+removePerson`))]);
     await page.close();
   });
@@ -187,7 +207,10 @@ interface Watched {
     await page.reload();
     await page.locator('.signed-in .who').waitFor();
     expect(urls.slice(asked).filter((url) => url.includes('/interaction/'))).toEqual([]);
-    const storage = (await page.evaluate('({ local: localStorage.length, session: JSON.stringify({ ...sessionStorage }) })')) as { local: number; session: string };
+    const storage = (await page.evaluate('({ local: localStorage.length, session: JSON.stringify({ ...sessionStorage }) })')) as {
+      local: number;
+      session: string;
+    };
     expect(storage).toEqual({ local: 0, session: JSON.stringify({ 'campaign-console.way': 'person' }) });
 
     await page.getByRole('button', { name: 'Sign out' }).click();

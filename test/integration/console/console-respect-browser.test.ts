@@ -35,8 +35,18 @@ const HALTED_ID = 'cmp_05CANARY';
 
 /** `GET /me` answered as a viewer's (the role's hiding is the console's; the API refuses the rest anyway). */
 const asViewer = (page: Page) =>
-  page.route((url) => url.pathname.endsWith('/me'), (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ statusCode: 200, message: 'Me', data: { organizationId: 'org_demo', actor: 'person', role: 'viewer', email: 'viewer@example.com', personId: 'psn_v' } }) }),
+  page.route(
+    (url) => url.pathname.endsWith('/me'),
+    (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          statusCode: 200,
+          message: 'Me',
+          data: { organizationId: 'org_demo', actor: 'person', role: 'viewer', email: 'viewer@example.com', personId: 'psn_v' },
+        }),
+      }),
   );
 
 const visibleButtons = async (page: Page, names: readonly string[]) => {
@@ -59,7 +69,10 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
     await runtime?.close();
   });
 
-  async function opened(hash: string, viewer = false): Promise<{ page: Page; stub: Awaited<ReturnType<typeof stubRespectRoutes>>; errors: string[]; foreign: string[] }> {
+  async function opened(
+    hash: string,
+    viewer = false,
+  ): Promise<{ page: Page; stub: Awaited<ReturnType<typeof stubRespectRoutes>>; errors: string[]; foreign: string[] }> {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
@@ -79,12 +92,19 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
     const { audienceId } = (audience.body as { data: { audienceId: string } }).data;
     await runtime.call('POST', `${BASE}/audiences/${audienceId}/members`, {
       headers,
-      body: { members: [0, 1, 2].map((index) => ({ countryCode: '91', toPhoneNumber: String(9_320_000_000 + index), attributes: { first_name: `R${index}`, order_id: `B-${index}` } })) },
+      body: {
+        members: [0, 1, 2].map((index) => ({
+          countryCode: '91',
+          toPhoneNumber: String(9_320_000_000 + index),
+          attributes: { first_name: `R${index}`, order_id: `B-${index}` },
+        })),
+      },
     });
     const { page, stub, errors, foreign } = await opened('#/campaigns/new');
     const created: Array<Record<string, unknown>> = [];
     page.on('request', (request) => {
-      if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/campaigns')) created.push(request.postDataJSON() as Record<string, unknown>);
+      if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith('/campaigns'))
+        created.push(request.postDataJSON() as Record<string, unknown>);
     });
     await page.getByLabel('Campaign name').fill('Respectful');
     await page.getByLabel('Audience', { exact: true }).selectOption({ label: 'Respectful (3 members)' });
@@ -147,7 +167,11 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
     const facts = page.locator('dl.facts');
     await facts.getByText('Waiting for their send window').waitFor({ timeout: 30_000 });
     await expect(facts.innerText()).resolves.toMatch(/Waiting for their send window\s+4, next opening \S/);
-    await expect(page.locator('table.failures tbody tr').allInnerTexts()).resolves.toEqual([expect.stringMatching(/^FREQUENCY_CAPPED\s+The recipient already had as many messages as the organization's frequency cap allows\s+2\s+Nothing: the cap protects/)]);
+    await expect(page.locator('table.failures tbody tr').allInnerTexts()).resolves.toEqual([
+      expect.stringMatching(
+        /^FREQUENCY_CAPPED\s+The recipient already had as many messages as the organization's frequency cap allows\s+2\s+Nothing: the cap protects/,
+      ),
+    ]);
     await expect(page.locator('#status-filter option').allInnerTexts()).resolves.toContain('WAITING');
     await page.locator('#status-filter').selectOption('WAITING');
     const waiting = page.getByRole('table', { name: /with status WAITING/ });
@@ -156,7 +180,9 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
     await expect(waiting.locator('tbody tr td:nth-child(2)').allInnerTexts()).resolves.toEqual(Array(4).fill('WAITING'));
     await page.locator('#status-filter').selectOption('FAILED');
     await page.getByRole('table', { name: /with status FAILED/ }).waitFor();
-    await expect(page.locator('table.recipients tbody tr td:nth-child(3)').allInnerTexts()).resolves.toEqual(Array(2).fill(expect.stringMatching(/^FREQUENCY_CAPPED: The recipient already had/)));
+    await expect(page.locator('table.recipients tbody tr td:nth-child(3)').allInnerTexts()).resolves.toEqual(
+      Array(2).fill(expect.stringMatching(/^FREQUENCY_CAPPED: The recipient already had/)),
+    );
 
     const controls = ['Pause campaign', 'Resume campaign'];
     await expect(visibleButtons(page, controls)).resolves.toEqual(['Pause campaign']);
@@ -210,7 +236,9 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
       expect.stringMatching(/^Failure rate\s+1\.1 %\s+5\.0 %\s+Failure rate 1\.1 %: 2 of 185 sent failed by a Meta code, within the threshold of 5\.0 %$/),
     ]);
     await expect(region.locator('td.over').count()).resolves.toBe(4);
-    await expect(region.getByRole('status').innerText()).resolves.toBe('Halted by its thresholds after 185 sent: opt-out rate 3.2 % above 1.0 %. Resume to send the rest, or cancel.');
+    await expect(region.getByRole('status').innerText()).resolves.toBe(
+      'Halted by its thresholds after 185 sent: opt-out rate 3.2 % above 1.0 %. Resume to send the rest, or cancel.',
+    );
     const facts = await page.locator('dl.facts').innerText();
     expect(facts).toMatch(/Canary\s+halted: the campaign was paused, a slice of 185; verdict: over its thresholds: opt-out rate 3\.2 % above 1\.0 %/);
     expect(facts).toMatch(/Waiting for their send window\s+120, next opening/);
@@ -236,7 +264,13 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
     });
     await page.getByRole('link', { name: 'Settings' }).click();
     const words = page.locator('.policy-words');
-    await expect(eventually(() => words.innerText(), (text) => text.startsWith('Off: no frequency cap'), 30_000)).resolves.toBeDefined();
+    await expect(
+      eventually(
+        () => words.innerText(),
+        (text) => text.startsWith('Off: no frequency cap'),
+        30_000,
+      ),
+    ).resolves.toBeDefined();
     await page.getByLabel('Messages per person').fill('0');
     await page.getByLabel('In any (days)').fill('7');
     await page.getByRole('button', { name: 'Save policy' }).click();
@@ -252,7 +286,9 @@ const visibleButtons = async (page: Page, names: readonly string[]) => {
     const viewer = await opened('#/settings', true);
     await viewer.page.getByText('Only an admin changes the contact policy.').waitFor({ timeout: 30_000 });
     await viewer.page.locator('.policy-words[data-policy="on"]').waitFor();
-    await expect(viewer.page.locator('.policy-words').innerText()).resolves.toBe('At most 2 marketing messages to one person in any 7 days, across every campaign and broadcast.');
+    await expect(viewer.page.locator('.policy-words').innerText()).resolves.toBe(
+      'At most 2 marketing messages to one person in any 7 days, across every campaign and broadcast.',
+    );
     await expect(viewer.page.getByRole('button', { name: 'Save policy' }).count()).resolves.toBe(0);
     await viewer.page.context().close();
 

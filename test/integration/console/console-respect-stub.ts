@@ -18,7 +18,8 @@ export const WAITING_JOB_ID = 'pub_01RESPECT';
 export const RECORDED_PLAN: SendWindowPlan = { now: 1, later: [{ at: '2026-12-03T03:30:00.000Z', count: 2 }] };
 
 const envelope = (statusCode: number, message: string, data: unknown) => JSON.stringify({ statusCode, message, data });
-const json = (route: Route, status: number, message: string, data: unknown) => route.fulfill({ status, contentType: 'application/json', body: envelope(status, message, data) });
+const json = (route: Route, status: number, message: string, data: unknown) =>
+  route.fulfill({ status, contentType: 'application/json', body: envelope(status, message, data) });
 
 const cappedText = reasonTable().find((row) => row.code === FREQUENCY_CAPPED)!.text;
 
@@ -51,8 +52,19 @@ function waitingJob(): JobStatusView {
     totalRecipients: rows.length,
     totalChunks: 1,
     summary: {
-      sent: 4, failed: 2, unknown: 0, pending: 4, chunksDone: 0, chunksTotal: 1, failuresByReason: { FREQUENCY_CAPPED: 2 }, delivered: 4, read: 0, unconfirmed: 0,
-      waitingForWindow: 4, nextWindowAt: '2026-12-03T03:30:00.000Z', deferredByCap: 0,
+      sent: 4,
+      failed: 2,
+      unknown: 0,
+      pending: 4,
+      chunksDone: 0,
+      chunksTotal: 1,
+      failuresByReason: { FREQUENCY_CAPPED: 2 },
+      delivered: 4,
+      read: 0,
+      unconfirmed: 0,
+      waitingForWindow: 4,
+      nextWindowAt: '2026-12-03T03:30:00.000Z',
+      deferredByCap: 0,
     },
   };
 }
@@ -62,7 +74,11 @@ const csvOf = (listed: RecipientRow[]): string => recipientsCsv(listed as Parame
 
 function jobAnswer(stub: RespectStub, route: Route, url: URL, method: string): Promise<void> {
   if (url.pathname.endsWith('/pause') && method === 'POST') {
-    stub.job = { ...stub.job, status: 'PAUSED', pause: { reason: 'PAUSED_BY_USER', since: '2026-12-02T15:05:00.000Z', failsAt: null, pausedBy: 'user', by: 'key_demo' } };
+    stub.job = {
+      ...stub.job,
+      status: 'PAUSED',
+      pause: { reason: 'PAUSED_BY_USER', since: '2026-12-02T15:05:00.000Z', failsAt: null, pausedBy: 'user', by: 'key_demo' },
+    };
     return json(route, 200, 'Paused', { jobId: WAITING_JOB_ID, status: 'PAUSED', pause: stub.job.pause, summary: stub.job.summary });
   }
   if (url.pathname.endsWith('/resume') && method === 'POST') {
@@ -73,7 +89,8 @@ function jobAnswer(stub: RespectStub, route: Route, url: URL, method: string): P
   if (url.pathname.endsWith('/recipients')) {
     const status = url.searchParams.get('status');
     // The per-minute chart reads the CSV (the API's own writer).
-    if (url.searchParams.get('format') === 'csv') return route.fulfill({ status: 200, contentType: 'text/csv; charset=utf-8', body: csvOf(rows.filter((row) => !status || row.status === status)) });
+    if (url.searchParams.get('format') === 'csv')
+      return route.fulfill({ status: 200, contentType: 'text/csv; charset=utf-8', body: csvOf(rows.filter((row) => !status || row.status === status)) });
     return json(route, 200, 'Recipients', { recipients: rows.filter((row) => !status || row.status === status), nextCursor: null });
   }
   return json(route, 200, 'Status', stub.job);
@@ -90,7 +107,13 @@ async function dryRunAnswer(stub: RespectStub, route: Route): Promise<void> {
 /** Registers the answers on the page (after any catch-all route, so they win). */
 export async function stubRespectRoutes(page: Page): Promise<RespectStub> {
   const stub: RespectStub = { job: waitingJob() };
-  await page.route((url) => url.pathname.endsWith(`/status/${WAITING_JOB_ID}`) || url.pathname.includes(`/broadcasts/${WAITING_JOB_ID}/`), (route, request) => jobAnswer(stub, route, new URL(request.url()), request.method()));
-  await page.route((url) => /\/campaigns\/[^/]+\/launch$/.test(url.pathname) && url.searchParams.get('dryRun') === 'true', (route) => dryRunAnswer(stub, route));
+  await page.route(
+    (url) => url.pathname.endsWith(`/status/${WAITING_JOB_ID}`) || url.pathname.includes(`/broadcasts/${WAITING_JOB_ID}/`),
+    (route, request) => jobAnswer(stub, route, new URL(request.url()), request.method()),
+  );
+  await page.route(
+    (url) => /\/campaigns\/[^/]+\/launch$/.test(url.pathname) && url.searchParams.get('dryRun') === 'true',
+    (route) => dryRunAnswer(stub, route),
+  );
   return stub;
 }

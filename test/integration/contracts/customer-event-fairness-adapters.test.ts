@@ -14,5 +14,8 @@ afterAll(async () => {
   await dynamo?.stop();
 });
 
-describeEndpointHealthStoreContract('DynamoDbWebhookEndpointHealth', () => new DynamoDbWebhookEndpointHealth(dynamo.documentClient, dynamo.tableNames.rateLimits));
+describeEndpointHealthStoreContract(
+  'DynamoDbWebhookEndpointHealth',
+  () => new DynamoDbWebhookEndpointHealth(dynamo.documentClient, dynamo.tableNames.rateLimits),
+);
 describeRedeliveryQuotaContract('DynamoDbRedeliveryQuota', () => new DynamoDbRedeliveryQuota(dynamo.documentClient, dynamo.tableNames.rateLimits));

@@ -75,7 +75,11 @@ describeIdempotencyGuardContract('PowertoolsIdempotencyGuard', () => new Powerto
 describeJobStoreContract('DynamoDbJobStore', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'progress']));
 describeJobControlStoreContract('DynamoDbJobControlStore', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'control']));
 describeRecipientLedgerContract('DynamoDbRecipientLedger', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'ledger', 'progress']));
-describeChunkProgressStoreContract('DynamoDbChunkProgressStore', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'ledger', 'progress']), () => new DynamoDbOutcomeStore(...messagingTable()));
+describeChunkProgressStoreContract(
+  'DynamoDbChunkProgressStore',
+  () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'ledger', 'progress']),
+  () => new DynamoDbOutcomeStore(...messagingTable()),
+);
 describeRateLimiterContract('DynamoDbRateLimiter', () => new DynamoDbRateLimiter(dynamo.documentClient, dynamo.tableNames.rateLimits));
 describeWebhookEndpointRegistryContract(
   'DynamoDbWebhookEndpointRegistry',

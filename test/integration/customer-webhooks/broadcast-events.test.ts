@@ -20,7 +20,9 @@ describe('customer events of a broadcast, an inbound message and a template chan
   const { verifyWebhook } = documentedSnippet();
 
   const sandbox = (path: string, body: unknown) =>
-    fetch(`${runtime.sandboxUrl}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((response) => response.status);
+    fetch(`${runtime.sandboxUrl}/_sandbox${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+      (response) => response.status,
+    );
   const events = () => receiver.requests.map((request) => JSON.parse(request.rawBody) as { id: string; type: string; data: Record<string, unknown> });
 
   beforeAll(async () => {
@@ -48,14 +50,21 @@ describe('customer events of a broadcast, an inbound message and a template chan
 
     const ofJob = () => events().filter((event) => event.data.jobId === jobId);
     // sent, delivered and read for each of three recipients, and the completion.
-    await eventually(async () => ofJob(), (received) => new Set(received.filter((event) => event.type === 'message.status').map((event) => event.id)).size === 9 && received.some((event) => event.type === 'job.completed'), 60_000);
+    await eventually(
+      async () => ofJob(),
+      (received) =>
+        new Set(received.filter((event) => event.type === 'message.status').map((event) => event.id)).size === 9 &&
+        received.some((event) => event.type === 'job.completed'),
+      60_000,
+    );
 
     for (const request of receiver.requests) expect(verifyWebhook(secret, request.headers, request.rawBody)).toBe(true);
     const statuses = ofJob().filter((event) => event.type === 'message.status');
     const latest = new Map<unknown, { sequence: number; status: unknown }>();
     for (const event of statuses) {
       const previous = latest.get(event.data.recipientIndex);
-      if (!previous || (event.data.sequence as number) > previous.sequence) latest.set(event.data.recipientIndex, { sequence: event.data.sequence as number, status: event.data.status });
+      if (!previous || (event.data.sequence as number) > previous.sequence)
+        latest.set(event.data.recipientIndex, { sequence: event.data.sequence as number, status: event.data.status });
     }
     expect([...latest.values()].map((value) => value.status)).toEqual(['READ', 'READ', 'READ']);
     // Duplicated Meta webhooks give the same event id, never a second kind of event.
@@ -75,8 +84,17 @@ describe('customer events of a broadcast, an inbound message and a template chan
       (all) => all.some((event) => event.type === 'message.received') && all.some((event) => event.type === 'template.status'),
       60_000,
     );
-    expect(received.find((event) => event.type === 'message.received')!.data).toMatchObject({ from: '447700900555', text: 'Hello there', profileName: 'Ada', phoneNumberId: DEMO.phoneNumberId1 });
-    expect(received.find((event) => event.type === 'template.status')!.data).toMatchObject({ templateName: 'order_update', language: 'en_US', status: 'APPROVED' });
+    expect(received.find((event) => event.type === 'message.received')!.data).toMatchObject({
+      from: '447700900555',
+      text: 'Hello there',
+      profileName: 'Ada',
+      phoneNumberId: DEMO.phoneNumberId1,
+    });
+    expect(received.find((event) => event.type === 'template.status')!.data).toMatchObject({
+      templateName: 'order_update',
+      language: 'en_US',
+      status: 'APPROVED',
+    });
   });
 
   it('POST /webhooks/{id}/test reaches the receiver through the real publisher', async () => {
@@ -85,9 +103,13 @@ describe('customer events of a broadcast, an inbound message and a template chan
     const before = receiver.requests.length;
     const tested = await runtime.call('POST', `${BASE}/webhooks/${id}/test`, { headers: keyHeader(key) });
     expect(tested.status).toBe(202);
-    const [request] = (await eventually(async () => receiver.requests.slice(before), (requests) => requests.some((entry) => JSON.parse(entry.rawBody).type === 'webhook.test'), 30_000)).filter(
-      (entry) => JSON.parse(entry.rawBody).type === 'webhook.test',
-    );
+    const [request] = (
+      await eventually(
+        async () => receiver.requests.slice(before),
+        (requests) => requests.some((entry) => JSON.parse(entry.rawBody).type === 'webhook.test'),
+        30_000,
+      )
+    ).filter((entry) => JSON.parse(entry.rawBody).type === 'webhook.test');
     expect(verifyWebhook(secret, request!.headers, request!.rawBody)).toBe(true);
   });
 
@@ -98,16 +120,32 @@ describe('customer events of a broadcast, an inbound message and a template chan
     const before = receiver.requests.length;
     const byId = await runtime.call('POST', `${BASE}/webhooks/${id}/redeliver`, { headers: keyHeader(key), body: { eventId: original.id } });
     expect([byId.status, byId.body.data]).toEqual([202, { queued: 1 }]);
-    const [again] = await eventually(async () => receiver.requests.slice(before), (requests) => requests.length >= 1, 30_000);
+    const [again] = await eventually(
+      async () => receiver.requests.slice(before),
+      (requests) => requests.length >= 1,
+      30_000,
+    );
     expect(again!.headers['x-webhook-id']).toBe(original.id);
     expect(verifyWebhook(secret, again!.headers, again!.rawBody)).toBe(true);
 
     const from = new Date(Date.now() - 10 * 60_000).toISOString();
-    const byRange = await runtime.call('POST', `${BASE}/webhooks/${id}/redeliver`, { headers: keyHeader(key), body: { from, to: new Date(Date.now() + 1_000).toISOString() } });
+    const byRange = await runtime.call('POST', `${BASE}/webhooks/${id}/redeliver`, {
+      headers: keyHeader(key),
+      body: { from, to: new Date(Date.now() + 1_000).toISOString() },
+    });
     expect(byRange.status).toBe(202);
-    expect(byRange.body.data.queued).toBeGreaterThanOrEqual(new Set(events().filter((event) => event.type !== 'webhook.test').map((event) => event.id)).size);
+    expect(byRange.body.data.queued).toBeGreaterThanOrEqual(
+      new Set(
+        events()
+          .filter((event) => event.type !== 'webhook.test')
+          .map((event) => event.id),
+      ).size,
+    );
 
-    const foreign = await runtime.call('POST', `${BASE}/webhooks/${id}/redeliver`, { headers: keyHeader(runtime.demo.otherOrg.apiKey), body: { eventId: original.id } });
+    const foreign = await runtime.call('POST', `${BASE}/webhooks/${id}/redeliver`, {
+      headers: keyHeader(runtime.demo.otherOrg.apiKey),
+      body: { eventId: original.id },
+    });
     expect(foreign.status).toBe(404);
   });
 });

@@ -70,7 +70,10 @@ describe('customer event delivery through the local runtime', () => {
     const event = statusEvent('pub_test:0:delivered');
     await publisher.publish('org_one', event);
 
-    const [request] = await eventually(async () => target.requests, (requests) => requests.length === 1);
+    const [request] = await eventually(
+      async () => target.requests,
+      (requests) => requests.length === 1,
+    );
     expect(verifyWebhook(secret, request!.headers, request!.rawBody)).toBe(true);
     expect(verifyWebhook('another secret', request!.headers, request!.rawBody)).toBe(false);
     expect(request!.headers['x-webhook-id']).toBe(event.id);
@@ -86,7 +89,10 @@ describe('customer event delivery through the local runtime', () => {
     const event = statusEvent('pub_test:1:read');
     await publisher.publish('org_flaky', event);
 
-    await eventually(async () => flaky.requests, (requests) => requests.some((request) => request.status === 200));
+    await eventually(
+      async () => flaky.requests,
+      (requests) => requests.some((request) => request.status === 200),
+    );
     await runtime.workersIdle();
     expect(flaky.requests.map((request) => request.status)).toEqual([500, 500, 500, 200]);
     expect(new Set(flaky.requests.map((request) => request.headers['x-webhook-id']))).toEqual(new Set([event.id]));
@@ -101,11 +107,17 @@ describe('customer event delivery through the local runtime', () => {
     registry.add('org_alive', 'whk_alive', alive.url, 'whsec_alive');
 
     await publisher.publish('org_dead', statusEvent('pub_dead:0:sent'));
-    await eventually(async () => dead.requests, (requests) => requests.length === 1);
+    await eventually(
+      async () => dead.requests,
+      (requests) => requests.length === 1,
+    );
     const event = statusEvent('pub_alive:0:sent');
     await publisher.publish('org_alive', event);
 
-    await eventually(async () => alive.requests, (requests) => requests.length === 1);
+    await eventually(
+      async () => alive.requests,
+      (requests) => requests.length === 1,
+    );
     expect(alive.requests[0]!.headers['x-webhook-id']).toBe(event.id);
     // The dead endpoint's first attempt is still waiting for its answer (10 s timeout) while B's arrived.
     expect(dead.requests).toHaveLength(1);
@@ -121,7 +133,11 @@ describe('customer event delivery through the local runtime', () => {
     await publisher.publish('org_ssrf', event);
 
     const marks = await eventually(
-      async () => registry.failingMarks.filter((mark) => mark.organizationId === 'org_ssrf').map((mark) => mark.endpointId).sort(),
+      async () =>
+        registry.failingMarks
+          .filter((mark) => mark.organizationId === 'org_ssrf')
+          .map((mark) => mark.endpointId)
+          .sort(),
       (ids) => ids.length === 2,
       60_000,
     );
@@ -130,10 +146,12 @@ describe('customer event delivery through the local runtime', () => {
       new ReceiveMessageCommand({ QueueUrl: runtime.queueUrls.customerEventsDeadLetter, MaxNumberOfMessages: 10, WaitTimeSeconds: 1 }),
     );
     const deliveries = (parked.Messages ?? []).map((message) => decodeDelivery(message.Body ?? ''));
-    expect(deliveries.filter((delivery) => delivery.event.id === event.id).map((delivery) => delivery.endpointId).sort()).toEqual([
-      'whk_intranet',
-      'whk_metadata',
-    ]);
+    expect(
+      deliveries
+        .filter((delivery) => delivery.event.id === event.id)
+        .map((delivery) => delivery.endpointId)
+        .sort(),
+    ).toEqual(['whk_intranet', 'whk_metadata']);
     expect(deliveries.every((delivery) => delivery.attempts >= 1)).toBe(true);
   });
 });

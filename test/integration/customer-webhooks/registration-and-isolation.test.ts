@@ -48,7 +48,12 @@ describe('registration', () => {
       status: true,
       status_code: 201,
       message: expect.any(String),
-      data: { id: expect.stringMatching(/^whk_/), url: PUBLIC_URL, events: ['message.status', 'job.completed'], secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/) },
+      data: {
+        id: expect.stringMatching(/^whk_/),
+        url: PUBLIC_URL,
+        events: ['message.status', 'job.completed'],
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+      },
     });
     ({ id, secret } = response.body.data);
   });
@@ -56,7 +61,9 @@ describe('registration', () => {
   test('GET /webhooks lists it, never with the secret', async () => {
     const response = await call('GET', '', runtime.demo.apiKey);
     expect(response.status).toBe(200);
-    expect(response.body.data.webhooks).toEqual([{ id, url: PUBLIC_URL, events: ['message.status', 'job.completed'], state: 'ACTIVE', createdAt: expect.any(String) }]);
+    expect(response.body.data.webhooks).toEqual([
+      { id, url: PUBLIC_URL, events: ['message.status', 'job.completed'], state: 'ACTIVE', createdAt: expect.any(String) },
+    ]);
     expect(JSON.stringify(response.body)).not.toContain(secret);
     expect(JSON.stringify(response.body)).not.toContain('ncrypted');
   });
@@ -70,7 +77,12 @@ describe('registration', () => {
     expect(item.encryptedSecret).toMatch(/^[a-z0-9.-]+:/);
 
     const cipher = new LocalAesTokenCipher(runtime.environment.LOCAL_TOKEN_KEY!);
-    const registry = new DynamoDbWebhookEndpointRegistry(buildServices(parseAppConfig(runtime.environment)).clients.dynamoDb, tenancyTable(), cipher, systemClock);
+    const registry = new DynamoDbWebhookEndpointRegistry(
+      buildServices(parseAppConfig(runtime.environment)).clients.dynamoDb,
+      tenancyTable(),
+      cipher,
+      systemClock,
+    );
     const endpoint = (await registry.get(runtime.demo.organizationId, id))!;
     expect(await registry.secretOf(endpoint)).toBe(secret);
     // The same ciphertext copied onto another organization's endpoint does not decrypt there.
@@ -116,7 +128,7 @@ describe('registration', () => {
     expect((stored.Items ?? []).map((entry) => unmarshall(entry).url)).toEqual([PUBLIC_URL]);
   });
 
-  test('another organization\'s key cannot list, delete, test or redeliver the endpoint', async () => {
+  test("another organization's key cannot list, delete, test or redeliver the endpoint", async () => {
     const otherKey = runtime.demo.otherOrg.apiKey;
     expect((await call('GET', '', otherKey)).body.data).toEqual({ webhooks: [] });
     for (const [method, path, body] of [
@@ -142,7 +154,7 @@ describe('registration', () => {
   });
 });
 
-test('in local mode (the local runtime\'s default), http loopback receivers may be registered; metadata still may not', async () => {
+test("in local mode (the local runtime's default), http loopback receivers may be registered; metadata still may not", async () => {
   const services = buildServices(parseAppConfig({ ...runtime.environment, CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK: '1' }));
   const { registerEndpoint, deleteEndpoint } = await import('../../../shared/customer-events/webhook-endpoints');
   const manager = { organizationId: runtime.demo.otherOrg.organizationId };
@@ -155,14 +167,20 @@ test('in local mode (the local runtime\'s default), http loopback receivers may 
 });
 
 describe('admin CLI', () => {
-  const admin = (args: string[]): Promise<AdminCliResult> => runAdminCli([...args, '--env-file', join(runtime.dataDirectory, 'runtime.env')], { timeoutMs: 90_000 });
+  const admin = (args: string[]): Promise<AdminCliResult> =>
+    runAdminCli([...args, '--env-file', join(runtime.dataDirectory, 'runtime.env')], { timeoutMs: 90_000 });
 
   test('add-webhook, list-webhooks, remove-webhook for an organization', async () => {
     const org = runtime.demo.organizationId;
     const added = await admin(['add-webhook', '--org', org, '--url', 'https://93.184.216.34/cli', '--events', 'message.status,template.status']);
     expect(added.code).toBe(0);
     const endpoint = JSON.parse(added.stdout);
-    expect(endpoint).toMatchObject({ id: expect.stringMatching(/^whk_/), url: 'https://93.184.216.34/cli', events: ['message.status', 'template.status'], secret: expect.stringMatching(/^whsec_/) });
+    expect(endpoint).toMatchObject({
+      id: expect.stringMatching(/^whk_/),
+      url: 'https://93.184.216.34/cli',
+      events: ['message.status', 'template.status'],
+      secret: expect.stringMatching(/^whsec_/),
+    });
 
     const listed = await admin(['list-webhooks', '--org', org]);
     expect(JSON.parse(listed.stdout).webhooks.map((webhook: { id: string }) => webhook.id)).toContain(endpoint.id);

@@ -46,7 +46,8 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-const post = (client: SafeHttpClient, url: string, timeoutMs = 5_000) => client.post({ url, headers: { 'Content-Type': 'application/json' }, body: '{}', timeoutMs });
+const post = (client: SafeHttpClient, url: string, timeoutMs = 5_000) =>
+  client.post({ url, headers: { 'Content-Type': 'application/json' }, body: '{}', timeoutMs });
 const reasonOf = async (promise: Promise<unknown>): Promise<string> => {
   try {
     await promise;

@@ -11,10 +11,28 @@ import { environmentOf } from '../../../runtime-contract/resource-definitions';
 import { tallyCodeOfOutcome } from '../../../shared/broadcast/chunk-outcomes';
 import type { LedgerEntry } from '../../../shared/broadcast/ports';
 import { callbackDataOf } from '../../../shared/delivery/callback-data';
-import { countTallyCode, emptyDeliveryCounts, recipientStatusOf, tallyCodes, type DeliveryFacts, type RecipientStatus } from '../../../shared/delivery/recipient-status';
+import {
+  countTallyCode,
+  emptyDeliveryCounts,
+  recipientStatusOf,
+  tallyCodes,
+  type DeliveryFacts,
+  type RecipientStatus,
+} from '../../../shared/delivery/recipient-status';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
 import { statusOf, webhookBody } from '../../support/delivery-fakes';
-import { BASE, DEMO, issueKey, keyHeader, kitEnvironment, latestJobId, orderUpdate, recipients, waitForTerminal, workerContext } from '../broadcast/broadcast-test-kit';
+import {
+  BASE,
+  DEMO,
+  issueKey,
+  keyHeader,
+  kitEnvironment,
+  latestJobId,
+  orderUpdate,
+  recipients,
+  waitForTerminal,
+  workerContext,
+} from '../broadcast/broadcast-test-kit';
 
 jest.setTimeout(120_000);
 
@@ -81,7 +99,10 @@ async function countsOf(jobId: string) {
 
 async function sendBroadcast(count: number, first: number): Promise<{ jobId: string; sent: Recorded[] }> {
   const key = await issueKey(organizationId);
-  const response = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(key.secret), body: orderUpdate(recipients(count, { first })) });
+  const response = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+    headers: keyHeader(key.secret),
+    body: orderUpdate(recipients(count, { first })),
+  });
   expect(response.status).toBe(200);
   const jobId = await latestJobId(organizationId);
   await waitForTerminal(organizationId, jobId);
@@ -104,14 +125,28 @@ function eventsFor(jobId: string, sent: Recorded[]): Array<Record<string, unknow
     const base = { id: entry.messageId!, callbackData };
     const stages =
       index % 5 === 0
-        ? [{ ...base, status: 'sent', timestamp: T0 }, { ...base, status: 'failed', timestamp: T0 + 2, error: { code: 131049, title: 'This message was not delivered to maintain healthy ecosystem engagement.' } }]
-        : [{ ...base, status: 'sent', timestamp: T0 }, { ...base, status: 'delivered', timestamp: T0 + 1 }, ...(index % 2 === 0 ? [{ ...base, status: 'read', timestamp: T0 + 3 }] : [])];
+        ? [
+            { ...base, status: 'sent', timestamp: T0 },
+            {
+              ...base,
+              status: 'failed',
+              timestamp: T0 + 2,
+              error: { code: 131049, title: 'This message was not delivered to maintain healthy ecosystem engagement.' },
+            },
+          ]
+        : [
+            { ...base, status: 'sent', timestamp: T0 },
+            { ...base, status: 'delivered', timestamp: T0 + 1 },
+            ...(index % 2 === 0 ? [{ ...base, status: 'read', timestamp: T0 + 3 }] : []),
+          ];
     return stages.reverse().map(statusOf);
   });
 }
 
 const bodiesOf = (events: Array<Record<string, unknown>>, perBody = 40) =>
-  Array.from({ length: Math.ceil(events.length / perBody) }, (_, part) => webhookBody([{ wabaId: DEMO.wabaId, phoneNumberId: DEMO.phoneNumberId1, statuses: events.slice(part * perBody, (part + 1) * perBody) }]));
+  Array.from({ length: Math.ceil(events.length / perBody) }, (_, part) =>
+    webhookBody([{ wabaId: DEMO.wabaId, phoneNumberId: DEMO.phoneNumberId1, statuses: events.slice(part * perBody, (part + 1) * perBody) }]),
+  );
 
 function expectedStatus(index: number): RecipientStatus {
   if (index % 5 === 0) return 'FAILED';
@@ -126,11 +161,30 @@ describe('delivery-events through the local runtime', () => {
     const events = eventsFor(jobId, sent);
     const bodies = bodiesOf(events);
     // Another organization's number naming our job: dropped.
-    const foreign = webhookBody([{ phoneNumberId: 'pn_not_ours', statuses: sent.slice(0, 5).map(({ index, entry }) => statusOf({ id: entry.messageId!, status: 'failed', callbackData: callbackDataOf({ kind: 'ledger', jobId, chunkIndex: 0, index }), error: { code: 131026, title: 'x' } })) }]);
+    const foreign = webhookBody([
+      {
+        phoneNumberId: 'pn_not_ours',
+        statuses: sent
+          .slice(0, 5)
+          .map(({ index, entry }) =>
+            statusOf({
+              id: entry.messageId!,
+              status: 'failed',
+              callbackData: callbackDataOf({ kind: 'ledger', jobId, chunkIndex: 0, index }),
+              error: { code: 131026, title: 'x' },
+            }),
+          ),
+      },
+    ]);
     for (const body of [...bodies, foreign, ...bodies.reverse()]) {
       await runtime.sqs.send(new SendMessageCommand({ QueueUrl: runtime.queueUrls.metaEvents, MessageBody: envelope(body) }));
     }
-    await eventually(() => statusesOf(jobId), (statuses) => [...statuses].every(([index, status]) => status === expectedStatus(index)), 60_000, 250);
+    await eventually(
+      () => statusesOf(jobId),
+      (statuses) => [...statuses].every(([index, status]) => status === expectedStatus(index)),
+      60_000,
+      250,
+    );
     await runtime.workersIdle();
 
     expect(await tallyMismatches(jobId)).toEqual([]);
@@ -138,24 +192,32 @@ describe('delivery-events through the local runtime', () => {
     expect(counts).toMatchObject({ sent: 48, delivered: 48, read: 24, failed: 12, failuresByReason: { '131049': 12 }, unknown: 0, accounted: 60 });
     const recorded = await ledgerOf(jobId);
     const first = recorded.find((entry) => entry.index === 2)!;
-    expect(first.facts).toEqual({ sentAt: new Date(T0 * 1000).toISOString(), deliveredAt: new Date((T0 + 1) * 1000).toISOString(), readAt: new Date((T0 + 3) * 1000).toISOString() });
+    expect(first.facts).toEqual({
+      sentAt: new Date(T0 * 1000).toISOString(),
+      deliveredAt: new Date((T0 + 1) * 1000).toISOString(),
+      readAt: new Date((T0 + 3) * 1000).toISOString(),
+    });
   });
 
   it('fault: one tally item’s write fails; the redelivered batch completes it, and the tally equals the per-recipient statuses', async () => {
     const { jobId, sent } = await sendBroadcast(80, 9_320_000_000);
     const bodies = bodiesOf(eventsFor(jobId, sent), 1_000);
     expect(bodies).toHaveLength(1);
-    const handler = (await import('../../../functions/delivery-events/delivery-events.lambda')).createHandler(environmentOf('delivery-events', process.env)) as (
-      event: SQSEvent,
-      context: Context,
-    ) => Promise<SQSBatchResponse>;
+    const handler = (await import('../../../functions/delivery-events/delivery-events.lambda')).createHandler(
+      environmentOf('delivery-events', process.env),
+    ) as (event: SQSEvent, context: Context) => Promise<SQSBatchResponse>;
     const event: SQSEvent = {
       Records: [
         {
           messageId: 'm-1',
           receiptHandle: 'not-a-real-handle',
           body: envelope(bodies[0]),
-          attributes: { ApproximateReceiveCount: '1', SentTimestamp: String(Date.now()), SenderId: 'test', ApproximateFirstReceiveTimestamp: String(Date.now()) },
+          attributes: {
+            ApproximateReceiveCount: '1',
+            SentTimestamp: String(Date.now()),
+            SenderId: 'test',
+            ApproximateFirstReceiveTimestamp: String(Date.now()),
+          },
           messageAttributes: {},
           md5OfBody: '',
           eventSource: 'aws:sqs',
@@ -190,9 +252,14 @@ describe('delivery-events through the local runtime', () => {
     }
     // Facts and codes share one write: they never disagree, but the second item's recipients are behind.
     expect(await tallyMismatches(jobId)).toEqual([]);
-    expect([...(await statusesOf(jobId))].filter(([index, status]) => status !== expectedStatus(index)).map(([index]) => index)).toEqual(Array.from({ length: 30 }, (_, offset) => 50 + offset));
+    expect([...(await statusesOf(jobId))].filter(([index, status]) => status !== expectedStatus(index)).map(([index]) => index)).toEqual(
+      Array.from({ length: 30 }, (_, offset) => 50 + offset),
+    );
 
-    const redelivered = await handler({ Records: [{ ...event.Records[0]!, attributes: { ...event.Records[0]!.attributes, ApproximateReceiveCount: '2' } }] }, workerContext());
+    const redelivered = await handler(
+      { Records: [{ ...event.Records[0]!, attributes: { ...event.Records[0]!.attributes, ApproximateReceiveCount: '2' } }] },
+      workerContext(),
+    );
     expect(redelivered.batchItemFailures).toEqual([]);
 
     expect(await tallyMismatches(jobId)).toEqual([]);
@@ -200,6 +267,12 @@ describe('delivery-events through the local runtime', () => {
     expect([...statuses].filter(([index, status]) => status !== expectedStatus(index))).toEqual([]);
     const counts = await countsOf(jobId);
     const byStatus = (wanted: RecipientStatus[]) => [...statuses.values()].filter((status) => wanted.includes(status)).length;
-    expect(counts).toMatchObject({ sent: byStatus(['SENT', 'DELIVERED', 'READ']), delivered: byStatus(['DELIVERED', 'READ']), read: byStatus(['READ']), failed: byStatus(['FAILED']), accounted: 80 });
+    expect(counts).toMatchObject({
+      sent: byStatus(['SENT', 'DELIVERED', 'READ']),
+      delivered: byStatus(['DELIVERED', 'READ']),
+      read: byStatus(['READ']),
+      failed: byStatus(['FAILED']),
+      accounted: 80,
+    });
   });
 });

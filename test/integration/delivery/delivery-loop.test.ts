@@ -43,9 +43,16 @@ describe("delivery status from the sandbox's signed webhooks", () => {
   const rowsOf = async (jobId: string) => {
     const listed = await get(`/broadcasts/${jobId}/recipients`);
     expect(listed.status).toBe(200);
-    return listed.body.data.recipients as Array<{ toPhoneNumber: string; status: string; messageId: string | null; failureReasonCode: string | null; failureReason: string | null }>;
+    return listed.body.data.recipients as Array<{
+      toPhoneNumber: string;
+      status: string;
+      messageId: string | null;
+      failureReasonCode: string | null;
+      failureReason: string | null;
+    }>;
   };
-  const tally = (rows: Array<{ status: string }>) => rows.reduce<Record<string, number>>((counts, row) => ({ ...counts, [row.status]: (counts[row.status] ?? 0) + 1 }), {});
+  const tally = (rows: Array<{ status: string }>) =>
+    rows.reduce<Record<string, number>>((counts, row) => ({ ...counts, [row.status]: (counts[row.status] ?? 0) + 1 }), {});
 
   it('brings every recipient of a broadcast to DELIVERED or READ, exactly counted despite duplicated and reordered webhooks', async () => {
     await sandbox('POST', '/webhooks', { sentDelayMs: 0, deliveredDelayMs: 50, readDelayMs: 100, readRate: 0.5, duplicateRate: 1, reorderRate: 0.5 });
@@ -111,11 +118,14 @@ describe("delivery status from the sandbox's signed webhooks", () => {
     expect(JSON.stringify(conversations)).toContain('lastInboundAt');
   });
 
-  it("refuses the next broadcast of a template Meta paused, and accepts it again once it is approved", async () => {
+  it('refuses the next broadcast of a template Meta paused, and accepts it again once it is approved', async () => {
     const paused = await sandbox('POST', '/webhooks/template-status', { name: 'order_update', language: 'en_US', status: 'PAUSED', reason: 'Low quality' });
     expect(paused.status).toBe(200);
     await settle();
-    const refused = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(key), body: orderUpdate(recipients(2, { first: 9_430_000_000 })) });
+    const refused = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: keyHeader(key),
+      body: orderUpdate(recipients(2, { first: 9_430_000_000 })),
+    });
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain('PAUSED');
 
@@ -123,7 +133,10 @@ describe("delivery status from the sandbox's signed webhooks", () => {
     await new Promise((resolve) => setTimeout(resolve, 2_100));
     await sandbox('POST', '/webhooks/template-status', { name: 'order_update', language: 'en_US', status: 'APPROVED' });
     await settle();
-    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(key), body: orderUpdate(recipients(2, { first: 9_440_000_000 })) });
+    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: keyHeader(key),
+      body: orderUpdate(recipients(2, { first: 9_440_000_000 })),
+    });
     expect(accepted.status).toBe(200);
   });
 });

@@ -22,15 +22,22 @@ useDeliveryStores((started) => ({ dynamo, repository, store } = started));
 const newJob = (recipients: number) => newJobIn(repository, recipients);
 
 const ledgerItem = async (jobId: string, index: number) =>
-  (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.ledger(jobId, 0, index), ConsistentRead: true }))).Item!;
+  (
+    await dynamo.documentClient.send(
+      new GetCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.ledger(jobId, 0, index), ConsistentRead: true }),
+    )
+  ).Item!;
 /** Every recipient's tally code as the summary reads it (the outcome's or its facts', the higher). */
 const tallyOf = async (jobId: string): Promise<Record<string, string>> =>
   Object.fromEntries((await repository.getJobProgress(jobId)).tally.map(([index, code]) => [messagingKeys.tallyAttribute(index), code]));
 /** A recipient's facts as the recipients list reads them. */
-const factsOf = async (jobId: string, index: number) => (await repository.readChunkRecipients(jobId, 0)).ledger.find(({ entry }) => entry.index === index)?.facts;
-const apply = (jobId: string, index: number, applied: StatusEvent) => store.applyEvents(jobId, [{ location: { jobId, chunkIndex: 0, index }, event: applied }]).then(([result]) => result);
+const factsOf = async (jobId: string, index: number) =>
+  (await repository.readChunkRecipients(jobId, 0)).ledger.find(({ entry }) => entry.index === index)?.facts;
+const apply = (jobId: string, index: number, applied: StatusEvent) =>
+  store.applyEvents(jobId, [{ location: { jobId, chunkIndex: 0, index }, event: applied }]).then(([result]) => result);
 const pageItem = async (jobId: string, index: number) =>
-  (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: ledgerPageKey(jobId, 0, index), ConsistentRead: true }))).Item!;
+  (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: ledgerPageKey(jobId, 0, index), ConsistentRead: true })))
+    .Item!;
 
 describe('DynamoDbLedgerDeliveryStore', () => {
   it('answers the job’s owner and locates a recorded message id', async () => {
@@ -62,7 +69,12 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     await apply(jobId, 1, event(1, 'failed', 6, { error: { code: 131026, title: 'Message undeliverable: a title: with colons' } }));
 
     expect(await factsOf(jobId, 0)).toEqual({ sentAt: at(10).toISOString(), deliveredAt: at(20).toISOString(), readAt: at(30).toISOString() });
-    expect(await factsOf(jobId, 1)).toEqual({ deliveredAt: at(5).toISOString(), failedAt: at(6).toISOString(), metaErrorCode: 131026, metaErrorTitle: 'Message undeliverable: a title: with colons' });
+    expect(await factsOf(jobId, 1)).toEqual({
+      deliveredAt: at(5).toISOString(),
+      failedAt: at(6).toISOString(),
+      metaErrorCode: 131026,
+      metaErrorTitle: 'Message undeliverable: a title: with colons',
+    });
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.read, r00001: tallyCodes.delivered });
   });
 
@@ -89,13 +101,18 @@ describe('DynamoDbLedgerDeliveryStore', () => {
   it('a message id an event put in the tally before the outcome leaves with the SENT outcome that names it; an UNKNOWN outcome keeps it', async () => {
     const jobId = await newJob(3);
     const tallyItem = async () =>
-      (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.tally(jobId, 0), ConsistentRead: true }))).Item!;
+      (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.tally(jobId, 0), ConsistentRead: true })))
+        .Item!;
     for (const index of [0, 1, 2]) await repository.claimRecipient(jobId, 0, index, to(index), now);
     for (const index of [0, 1]) await apply(jobId, index, event(index, 'sent', 2));
     expect([...((await tallyItem()).em as Set<string>)].sort()).toEqual(['0:wamid.0', '1:wamid.1']);
 
     // Recipient 2 has no member: a DELETE of an absent member is harmless.
-    await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT'), outcome(1, 'UNKNOWN', { failureReasonCode: 'UNKNOWN_OUTCOME: timeout' }), outcome(2, 'SENT')]);
+    await repository.recordOutcomes(jobId, 0, [
+      outcome(0, 'SENT'),
+      outcome(1, 'UNKNOWN', { failureReasonCode: 'UNKNOWN_OUTCOME: timeout' }),
+      outcome(2, 'SENT'),
+    ]);
     expect([...((await tallyItem()).em as Set<string>)]).toEqual(['1:wamid.1']);
     const listed = new Map((await repository.readChunkRecipients(jobId, 0)).ledger.map(({ entry }) => [entry.index, entry.messageId]));
     expect([listed.get(0), listed.get(1), listed.get(2)]).toEqual(['wamid.0', 'wamid.1', 'wamid.2']);
@@ -125,11 +142,19 @@ describe('DynamoDbLedgerDeliveryStore', () => {
         Key: messagingKeys.ledger(jobId, 0, 2),
         UpdateExpression: 'SET #status = :sent, messageId = :id, gsi1pk = :pk, gsi1sk = :sk',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':sent': 'SENT', ':id': 'wamid.older', ...Object.fromEntries(Object.entries(messagingKeys.messageId('wamid.older')).map(([name, value]) => [`:${name.slice(4)}`, value])) },
+        ExpressionAttributeValues: {
+          ':sent': 'SENT',
+          ':id': 'wamid.older',
+          ...Object.fromEntries(Object.entries(messagingKeys.messageId('wamid.older')).map(([name, value]) => [`:${name.slice(4)}`, value])),
+        },
       }),
     );
     await expect(store.locateMessage('wamid.older')).resolves.toEqual({ jobId, chunkIndex: 0, index: 2 });
-    await expect(repository.findByMessageId('wamid.older')).resolves.toMatchObject({ jobId, chunkIndex: 0, entry: { status: 'SENT', messageId: 'wamid.older' } });
+    await expect(repository.findByMessageId('wamid.older')).resolves.toMatchObject({
+      jobId,
+      chunkIndex: 0,
+      entry: { status: 'SENT', messageId: 'wamid.older' },
+    });
   });
 
   it('keeps each stage’s pricing in the fact write and counts the recipient once under its latest, in any order', async () => {
@@ -176,7 +201,11 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     await repository.claimRecipient(jobId, 0, 0, to(0), now);
     // The worker wrote the outcome and crashed before its tally code.
     await dynamo.documentClient.send(
-      new UpdateCommand({ TableName: dynamo.tableNames.messaging, Key: ledgerPageKey(jobId, 0, 0), ...pageEntriesUpdate(new Map([[0, encodePageEntry(outcome(0, 'SENT'))]]), 1, false) }),
+      new UpdateCommand({
+        TableName: dynamo.tableNames.messaging,
+        Key: ledgerPageKey(jobId, 0, 0),
+        ...pageEntriesUpdate(new Map([[0, encodePageEntry(outcome(0, 'SENT'))]]), 1, false),
+      }),
     );
     await apply(jobId, 0, event(0, 'sent', 2));
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.sent });
@@ -190,7 +219,12 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     const jobId = await newJob(120);
     for (const index of [0, 1, 2, 60, 119]) await repository.claimRecipient(jobId, 0, index, to(index), now);
     await apply(jobId, 0, event(0, 'read', 1));
-    await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT'), outcome(1, 'FAILED', { failureReasonCode: 'INVALID_PHONE_NUMBER' }), outcome(60, 'SENT'), outcome(119, 'FAILED')]);
+    await repository.recordOutcomes(jobId, 0, [
+      outcome(0, 'SENT'),
+      outcome(1, 'FAILED', { failureReasonCode: 'INVALID_PHONE_NUMBER' }),
+      outcome(60, 'SENT'),
+      outcome(119, 'FAILED'),
+    ]);
     await expect(repository.markStaleAsUnknown(jobId, 0, 2, now)).resolves.toBe(true);
     // A failed event cannot lower a synchronous failure's code either.
     await apply(jobId, 1, event(1, 'delivered', 1));
@@ -209,7 +243,9 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     for (const index of [0, 1]) await repository.claimRecipient(jobId, 0, index, to(index), now);
     await repository.recordOutcomes(jobId, 0, [outcome(0, 'SENT'), outcome(1, 'FAILED', { failureReasonCode: '131049' })]);
     // The crash: tally items lost (as if their write never happened).
-    await dynamo.documentClient.send(new (await import('@aws-sdk/lib-dynamodb')).DeleteCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.tally(jobId, 0) }));
+    await dynamo.documentClient.send(
+      new (await import('@aws-sdk/lib-dynamodb')).DeleteCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.tally(jobId, 0) }),
+    );
     await expect(repository.reconcileChunk(jobId, 0, now)).resolves.toEqual({ done: true });
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.sent, r00001: tallyCodes.failedOnSend('131049') });
   });

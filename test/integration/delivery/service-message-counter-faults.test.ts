@@ -19,7 +19,11 @@ afterAll(async () => {
 });
 
 const counterItem = async (phoneNumberId: string, month: string) =>
-  (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.serviceTier(phoneNumberId, month), ConsistentRead: true }))).Item ?? {};
+  (
+    await dynamo.documentClient.send(
+      new GetCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.serviceTier(phoneNumberId, month), ConsistentRead: true }),
+    )
+  ).Item ?? {};
 const tokensOf = (item: Record<string, unknown>) => Object.keys(item).filter((name) => name.startsWith('m_'));
 
 describe('DynamoDbServiceMessageCounter under faults', () => {

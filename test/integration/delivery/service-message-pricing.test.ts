@@ -27,7 +27,12 @@ jest.setTimeout(180_000);
 // `service` priced for +44 only: +91 falls back to the utility price (Meta: the market's utility rate).
 const card = { currency: 'USD', rates: { '44': { service: '0.0200', utility: '0.0220' }, '*': { utility: '0.0100' } } };
 
-type Row = { status: string; messageId: string | null; pricing?: { category: string; type: string; billable: boolean; subtype?: string }; cost?: { currency: string; amount: string } };
+type Row = {
+  status: string;
+  messageId: string | null;
+  pricing?: { category: string; type: string; billable: boolean; subtype?: string };
+  cost?: { currency: string; amount: string };
+};
 
 describe('service messages priced as Meta bills them', () => {
   let runtime: TestRuntime;
@@ -50,7 +55,10 @@ describe('service messages priced as Meta bills them', () => {
     await runtime.workersIdle();
   };
   const sendText = async (to: string): Promise<string> => {
-    const answer = await runtime.call('POST', `${BASE}/send-freeform`, { headers: keyHeader(key), body: { fromPhoneNumber: DEMO.sender1, toPhoneNumber: to, type: 'text', text: 'Your order has shipped' } });
+    const answer = await runtime.call('POST', `${BASE}/send-freeform`, {
+      headers: keyHeader(key),
+      body: { fromPhoneNumber: DEMO.sender1, toPhoneNumber: to, type: 'text', text: 'Your order has shipped' },
+    });
     expect(answer.status).toBe(200);
     return answer.headers.get('x-broadcast-job-id')!;
   };
@@ -60,7 +68,11 @@ describe('service messages priced as Meta bills them', () => {
     return page.body.data.recipients[0];
   };
   const sandboxControl = (method: string, path: string, body?: unknown) =>
-    fetch(`${runtime.sandboxUrl}/_sandbox${path}`, { method, headers: { 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    fetch(`${runtime.sandboxUrl}/_sandbox${path}`, {
+      method,
+      headers: { 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
   const thisMonth = () => new Date().toISOString().slice(0, 7);
 
   it('the sandbox’s tier: the 1,000th delivered service message is free, the 1,001st billed at the card’s service price', async () => {
@@ -72,7 +84,11 @@ describe('service messages priced as Meta bills them', () => {
 
     expect(await rowOf(free)).toMatchObject({ status: 'DELIVERED', pricing: { category: 'service', type: 'free_customer_service', billable: false } });
     expect((await rowOf(free)).cost).toBeUndefined();
-    expect(await rowOf(billed)).toMatchObject({ status: 'DELIVERED', pricing: { category: 'service', type: 'regular', billable: true }, cost: { currency: 'USD', amount: '0.02' } });
+    expect(await rowOf(billed)).toMatchObject({
+      status: 'DELIVERED',
+      pricing: { category: 'service', type: 'regular', billable: true },
+      cost: { currency: 'USD', amount: '0.02' },
+    });
     const summary = (await get(`/status/${billed}`)).body.data.summary;
     expect(summary.cost).toEqual({ currency: 'USD', billed: 1, amount: '0.02', byCategory: { service: { billed: 1, amount: '0.02' } } });
     expect(summary.pricing).toEqual({ billable: 1, byCategory: { service: 1 } });
@@ -93,7 +109,9 @@ describe('service messages priced as Meta bills them', () => {
       const row = await rowOf(jobId);
       expect(row).toMatchObject({ pricing: { category: 'service', type: 'regular', billable: false, subtype: 'paid_exempt' } });
       expect(row.cost).toBeUndefined();
-      const csv = (await (await fetch(`${runtime.baseUrl}${BASE}/broadcasts/${jobId}/recipients?format=csv`, { headers: keyHeader(key) })).text()).split('\r\n');
+      const csv = (await (await fetch(`${runtime.baseUrl}${BASE}/broadcasts/${jobId}/recipients?format=csv`, { headers: keyHeader(key) })).text()).split(
+        '\r\n',
+      );
       expect(csv[0]!.endsWith(',pricingModel,cost,costCurrency,pricingSubtype,repliedAt,buttonPayload,firstClickAt,clicks,waitingUntil')).toBe(true);
       expect(csv[1]!.endsWith(',service,regular,false,PMP,,,paid_exempt,,,,,')).toBe(true);
     } finally {
@@ -109,8 +127,13 @@ describe('service messages priced as Meta bills them', () => {
     const messageIds = await Promise.all(jobs.map(async (jobId) => (await rowOf(jobId)).messageId!));
     const at = (iso: string) => Date.parse(iso) / 1000;
     const post = async (statuses: StatusSpec[]) => {
-      const raw = JSON.stringify(webhookBody([{ wabaId: DEMO.wabaId, phoneNumberId: DEMO.phoneNumberId1, displayPhoneNumber: DEMO.sender1, statuses: statuses.map(statusOf) }]));
-      const answer = await runtime.call('POST', '/hooks/meta/whatsapp', { rawBody: raw, headers: { 'x-hub-signature-256': signWebhookBody(raw, runtime.demo.metaAppSecret) } });
+      const raw = JSON.stringify(
+        webhookBody([{ wabaId: DEMO.wabaId, phoneNumberId: DEMO.phoneNumberId1, displayPhoneNumber: DEMO.sender1, statuses: statuses.map(statusOf) }]),
+      );
+      const answer = await runtime.call('POST', '/hooks/meta/whatsapp', {
+        rawBody: raw,
+        headers: { 'x-hub-signature-256': signWebhookBody(raw, runtime.demo.metaAppSecret) },
+      });
       expect(answer.status).toBe(200);
     };
     // 997 of June's deliveries are on the counter already (seeded: 997 signed statuses would take a minute here;
@@ -122,10 +145,25 @@ describe('service messages priced as Meta bills them', () => {
       new PutCommand({ TableName: services.config.tableNames.messaging!, Item: { pk: `SVCTIER#${DEMO.phoneNumberId1}`, sk: 'MONTH#2026-06', delivered: 997 } }),
     );
     const meta = { billable: false, pricing_model: 'PMP', type: 'free_customer_service', category: 'service' };
-    await post([0, 1].map((index): StatusSpec => ({ id: `wamid.other${index}`, status: 'delivered', timestamp: at('2026-06-30T12:00:00Z') + index, recipient: '447700955000', pricing: meta })));
+    await post(
+      [0, 1].map(
+        (index): StatusSpec => ({
+          id: `wamid.other${index}`,
+          status: 'delivered',
+          timestamp: at('2026-06-30T12:00:00Z') + index,
+          recipient: '447700955000',
+          pricing: meta,
+        }),
+      ),
+    );
     await runtime.workersIdle();
     expect(await counter.deliveriesIn(DEMO.phoneNumberId1, '2026-06')).toBe(999);
-    const ours = (index: number, iso: string): StatusSpec => ({ id: messageIds[index]!, status: 'delivered', timestamp: at(iso), recipient: `44770090020${index + 1}` });
+    const ours = (index: number, iso: string): StatusSpec => ({
+      id: messageIds[index]!,
+      status: 'delivered',
+      timestamp: at(iso),
+      recipient: `44770090020${index + 1}`,
+    });
     await post([ours(0, '2026-06-30T23:59:00Z')]);
     await runtime.workersIdle();
     await post([ours(1, '2026-06-30T23:59:59Z'), ours(1, '2026-06-30T23:59:59Z')]);
@@ -134,7 +172,11 @@ describe('service messages priced as Meta bills them', () => {
     await runtime.workersIdle();
 
     expect(await rowOf(jobs[0]!)).toMatchObject({ status: 'DELIVERED', pricing: { category: 'service', type: 'free_customer_service', billable: false } });
-    expect(await rowOf(jobs[1]!)).toMatchObject({ status: 'DELIVERED', pricing: { category: 'service', type: 'regular', billable: true }, cost: { currency: 'USD', amount: '0.02' } });
+    expect(await rowOf(jobs[1]!)).toMatchObject({
+      status: 'DELIVERED',
+      pricing: { category: 'service', type: 'regular', billable: true },
+      cost: { currency: 'USD', amount: '0.02' },
+    });
     expect(await rowOf(jobs[2]!)).toMatchObject({ status: 'DELIVERED', pricing: { category: 'service', type: 'free_customer_service', billable: false } });
     expect(await counter.deliveriesIn(DEMO.phoneNumberId1, '2026-06')).toBe(1001);
     expect(await counter.deliveriesIn(DEMO.phoneNumberId1, '2026-07')).toBe(1);

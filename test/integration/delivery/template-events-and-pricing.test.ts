@@ -26,7 +26,11 @@ const ORDER_UPDATE_ID = DEMO.templateIds.order_update;
  */
 const waitForTerminal = (organizationId: string, jobId: string, timeoutMs: number) =>
   eventually(
-    () => readJob(organizationId, jobId).then((view) => view.status, () => 'UNREAD'),
+    () =>
+      readJob(organizationId, jobId).then(
+        (view) => view.status,
+        () => 'UNREAD',
+      ),
     (status) => TERMINAL_STATUSES.has(status as never),
     timeoutMs,
     250,
@@ -100,16 +104,29 @@ describe('template events, held sends and pricing from the sandbox’s signed we
 
   it('sends a category change and a quality change to the customer’s callback as template.updated, signed; the template list shows both at once', async () => {
     const before = await get(`/templates?phone_number=${DEMO.sender1}`);
-    expect(before.body.data.find((template: { name: string }) => template.name === 'welcome_message')).toMatchObject({ category: 'UTILITY', quality: 'UNKNOWN' });
+    expect(before.body.data.find((template: { name: string }) => template.name === 'welcome_message')).toMatchObject({
+      category: 'UTILITY',
+      quality: 'UNKNOWN',
+    });
 
     expect(runtime.sandbox!.webhooks.changeTemplateCategory({ name: 'welcome_message', language: 'en_US', category: 'MARKETING' }).notified).toBe(true);
     expect(runtime.sandbox!.webhooks.changeTemplateQuality({ name: 'welcome_message', language: 'en_US', quality: 'YELLOW' }).notified).toBe(true);
     // Meta's impending notice changes nothing and is not sent on.
     runtime.sandbox!.webhooks.changeTemplateCategory({ name: 'welcome_message', language: 'en_US', category: 'UTILITY', stage: 'impending' });
 
-    const received = await eventually(async () => events(), (all) => new Set(all.map((event) => event.data.change)).size === 2, 60_000);
+    const received = await eventually(
+      async () => events(),
+      (all) => new Set(all.map((event) => event.data.change)).size === 2,
+      60_000,
+    );
     for (const request of receiver.requests) expect(verifyWebhook(secret, request.headers, request.rawBody)).toBe(true);
-    const common = { wabaId: DEMO.wabaId, templateId: DEMO.templateIds.welcome_message, templateName: 'welcome_message', language: 'en_US', metaTimestamp: expect.any(String) };
+    const common = {
+      wabaId: DEMO.wabaId,
+      templateId: DEMO.templateIds.welcome_message,
+      templateName: 'welcome_message',
+      language: 'en_US',
+      metaTimestamp: expect.any(String),
+    };
     expect(received.find((event) => event.data.change === 'category')).toMatchObject({
       type: 'template.updated',
       data: { ...common, change: 'category', category: { previous: 'UTILITY', current: 'MARKETING' }, quality: null },
@@ -121,7 +138,10 @@ describe('template events, held sends and pricing from the sandbox’s signed we
 
     // The catalog's cached list (read above) is overlaid with the recorded changes.
     const after = await get(`/templates?phone_number=${DEMO.sender1}`);
-    expect(after.body.data.find((template: { name: string }) => template.name === 'welcome_message')).toMatchObject({ category: 'MARKETING', quality: 'YELLOW' });
+    expect(after.body.data.find((template: { name: string }) => template.name === 'welcome_message')).toMatchObject({
+      category: 'MARKETING',
+      quality: 'YELLOW',
+    });
     await settle();
     expect(events().filter((event) => event.type === 'template.updated')).toHaveLength(2);
   });
@@ -137,12 +157,22 @@ describe('template events, held sends and pricing from the sandbox’s signed we
       const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(key), body: orderUpdate(data) });
       expect(accepted.status).toBe(202);
       const jobId = accepted.body.data.jobId as string;
-      await eventually(async () => sentOfJob(), (count) => count >= 50, 60_000, 5);
+      await eventually(
+        async () => sentOfJob(),
+        (count) => count >= 50,
+        60_000,
+        5,
+      );
       runtime.sandbox!.webhooks.changeTemplateCategory({ name: 'order_update', language: 'en_US', category: 'MARKETING' });
       await waitForTerminal(runtime.demo.organizationId, jobId, 180_000);
       await settle();
       // A status batch whose write timed out under load comes back from the queue a little later.
-      await eventually(() => summaryOf(jobId), (summary) => summary.delivered === 1_001, 120_000, 1_000);
+      await eventually(
+        () => summaryOf(jobId),
+        (summary) => summary.delivered === 1_001,
+        120_000,
+        1_000,
+      );
 
       const rows = await rowsOf(jobId);
       expect(rows).toHaveLength(1_001);

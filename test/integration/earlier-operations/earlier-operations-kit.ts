@@ -36,7 +36,14 @@ export function expectFailureBody(response: TestResponse, statusCode: number, me
     status: false,
     status_code: statusCode,
     ...(response.body?.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: response.body.retryAfterSeconds }),
-    data: { error: { code: expect.any(String), message, ...details, ...(response.body?.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: response.body.retryAfterSeconds }) } },
+    data: {
+      error: {
+        code: expect.any(String),
+        message,
+        ...details,
+        ...(response.body?.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: response.body.retryAfterSeconds }),
+      },
+    },
   });
   expect(response.body.requestId.length).toBeGreaterThan(0);
 }

@@ -18,7 +18,18 @@ import { getServices } from '../../../functions/composition';
 import type { AcceptedMessage } from '../../../sandbox/cloud-api-sandbox';
 import { chunkProgressOf } from '../../support/chunk-progress';
 import { eventually, startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { BASE, DEMO, LEDGER_CALLBACK_DATA, ensureMinuteHeadroom, issueKey, jobCount, keyHeader, kitEnvironment, latestJobId, ledgerOf } from '../broadcast/broadcast-test-kit';
+import {
+  BASE,
+  DEMO,
+  LEDGER_CALLBACK_DATA,
+  ensureMinuteHeadroom,
+  issueKey,
+  jobCount,
+  keyHeader,
+  kitEnvironment,
+  latestJobId,
+  ledgerOf,
+} from '../broadcast/broadcast-test-kit';
 import { expectFreshBucketRetryAfter } from '../../support/rate-limit-expectations';
 
 type Body = Record<string, unknown>;
@@ -66,15 +77,31 @@ const acceptedCases: AcceptedCase[] = [
     request: { type: 'image', url: 'https://cdn.example.com/media/parcel.jpeg?size=large', caption: 'Your parcel' },
     upstream: { image: { link: 'https://cdn.example.com/media/parcel.jpeg?size=large', caption: 'Your parcel' } },
   },
-  { name: 'image without caption (.PNG)', request: { type: 'image', url: 'http://cdn.example.com/LOGO.PNG' }, upstream: { image: { link: 'http://cdn.example.com/LOGO.PNG' } } },
-  { name: 'sticker', request: { type: 'sticker', url: 'https://cdn.example.com/stickers/thanks.webp' }, upstream: { sticker: { link: 'https://cdn.example.com/stickers/thanks.webp' } } },
+  {
+    name: 'image without caption (.PNG)',
+    request: { type: 'image', url: 'http://cdn.example.com/LOGO.PNG' },
+    upstream: { image: { link: 'http://cdn.example.com/LOGO.PNG' } },
+  },
+  {
+    name: 'sticker',
+    request: { type: 'sticker', url: 'https://cdn.example.com/stickers/thanks.webp' },
+    upstream: { sticker: { link: 'https://cdn.example.com/stickers/thanks.webp' } },
+  },
   {
     name: 'document with name and caption',
     request: { type: 'document', url: 'https://files.example.com/invoices/march.pdf', name: 'Invoice March.pdf', caption: 'Your invoice' },
     upstream: { document: { link: 'https://files.example.com/invoices/march.pdf', filename: 'Invoice March.pdf', caption: 'Your invoice' } },
   },
-  { name: 'document (.xlsx) alone', request: { type: 'document', url: 'http://files.example.com/report.xlsx' }, upstream: { document: { link: 'http://files.example.com/report.xlsx' } } },
-  { name: 'audio', request: { type: 'audio', url: 'https://cdn.example.com/audio/voice-note.opus' }, upstream: { audio: { link: 'https://cdn.example.com/audio/voice-note.opus' } } },
+  {
+    name: 'document (.xlsx) alone',
+    request: { type: 'document', url: 'http://files.example.com/report.xlsx' },
+    upstream: { document: { link: 'http://files.example.com/report.xlsx' } },
+  },
+  {
+    name: 'audio',
+    request: { type: 'audio', url: 'https://cdn.example.com/audio/voice-note.opus' },
+    upstream: { audio: { link: 'https://cdn.example.com/audio/voice-note.opus' } },
+  },
   {
     name: 'video with caption',
     request: { type: 'video', url: 'https://cdn.example.com/video/unboxing.3gp', caption: 'Unboxing' },
@@ -92,7 +119,10 @@ const acceptedCases: AcceptedCase[] = [
   },
   {
     name: 'interactive button (header, body, footer, 3 buttons)',
-    request: { type: 'interactive', interactive: buttonMessage({ action: { buttons: [reply('yes', 'Yes'), reply('no', 'No'), reply('later', 'Ask me later')] } }) },
+    request: {
+      type: 'interactive',
+      interactive: buttonMessage({ action: { buttons: [reply('yes', 'Yes'), reply('no', 'No'), reply('later', 'Ask me later')] } }),
+    },
     upstream: { interactive: buttonMessage({ action: { buttons: [reply('yes', 'Yes'), reply('no', 'No'), reply('later', 'Ask me later')] } }) },
   },
   {
@@ -107,10 +137,22 @@ const acceptedCases: AcceptedCase[] = [
     name: 'interactive list (header, body, footer, two sections)',
     request: {
       type: 'interactive',
-      interactive: listWith([{ title: 'Morning', rows: rows(3, 'am') }, { title: 'Afternoon', rows: rows(2, 'pm') }], { footer: { text: 'Demo Retail' } }),
+      interactive: listWith(
+        [
+          { title: 'Morning', rows: rows(3, 'am') },
+          { title: 'Afternoon', rows: rows(2, 'pm') },
+        ],
+        { footer: { text: 'Demo Retail' } },
+      ),
     },
     upstream: {
-      interactive: listWith([{ title: 'Morning', rows: rows(3, 'am') }, { title: 'Afternoon', rows: rows(2, 'pm') }], { footer: { text: 'Demo Retail' } }),
+      interactive: listWith(
+        [
+          { title: 'Morning', rows: rows(3, 'am') },
+          { title: 'Afternoon', rows: rows(2, 'pm') },
+        ],
+        { footer: { text: 'Demo Retail' } },
+      ),
     },
   },
   {
@@ -151,8 +193,13 @@ const acceptedCases: AcceptedCase[] = [
   },
   {
     name: 'interactive list, minimal: one untitled section, a row without description, no header or footer',
-    request: { type: 'interactive', interactive: { type: 'list', body: { text: 'Pick one' }, action: { button: 'Open', sections: [{ rows: [{ id: 'only', title: 'The only one' }] }] } } },
-    upstream: { interactive: { type: 'list', body: { text: 'Pick one' }, action: { button: 'Open', sections: [{ rows: [{ id: 'only', title: 'The only one' }] }] } } },
+    request: {
+      type: 'interactive',
+      interactive: { type: 'list', body: { text: 'Pick one' }, action: { button: 'Open', sections: [{ rows: [{ id: 'only', title: 'The only one' }] }] } },
+    },
+    upstream: {
+      interactive: { type: 'list', body: { text: 'Pick one' }, action: { button: 'Open', sections: [{ rows: [{ id: 'only', title: 'The only one' }] }] } },
+    },
   },
 ];
 
@@ -163,14 +210,26 @@ const rejectionCases: Array<[string, Body, string]> = [
   ['type missing', {}, 'type must be one of text, image, document, audio, video, sticker, location, interactive'],
   ['unknown type', { type: 'contacts' }, 'type must be one of text, image, document, audio, video, sticker, location, interactive'],
   // common fields
-  ['fromPhoneNumber with +', { fromPhoneNumber: `+${DEMO.sender1}`, type: 'text', text: 'Hi' }, 'fromPhoneNumber must contain digits only (no +, spaces or punctuation)'],
+  [
+    'fromPhoneNumber with +',
+    { fromPhoneNumber: `+${DEMO.sender1}`, type: 'text', text: 'Hi' },
+    'fromPhoneNumber must contain digits only (no +, spaces or punctuation)',
+  ],
   ['fromPhoneNumber missing', { fromPhoneNumber: undefined, type: 'text', text: 'Hi' }, 'fromPhoneNumber is required'],
-  ['toPhoneNumber with spaces', { toPhoneNumber: '44 7700 900999', type: 'text', text: 'Hi' }, 'toPhoneNumber must contain digits only (no +, spaces or punctuation)'],
+  [
+    'toPhoneNumber with spaces',
+    { toPhoneNumber: '44 7700 900999', type: 'text', text: 'Hi' },
+    'toPhoneNumber must contain digits only (no +, spaces or punctuation)',
+  ],
   ['toPhoneNumber too long', { toPhoneNumber: '4477009009991234', type: 'text', text: 'Hi' }, 'toPhoneNumber must have at most 15 digits'],
   // Changed on purpose (issue 25): a recipient may be a business-scoped user id instead, and the answer says so.
   ['toPhoneNumber missing', { toPhoneNumber: undefined, type: 'text', text: 'Hi' }, 'toPhoneNumber is required (or toUserId)'],
   ['toUserId with toPhoneNumber', { toUserId: 'US.13491208655302741918', type: 'text', text: 'Hi' }, 'toUserId must not be given with toPhoneNumber'],
-  ['toUserId not a business-scoped user id', { toPhoneNumber: undefined, toUserId: 'us.1', type: 'text', text: 'Hi' }, 'toUserId must be a business-scoped user id: a 2-letter ISO country code, a dot, an optional ENT. and 1 to 128 letters or digits (e.g. US.13491208655302741918)'],
+  [
+    'toUserId not a business-scoped user id',
+    { toPhoneNumber: undefined, toUserId: 'us.1', type: 'text', text: 'Hi' },
+    'toUserId must be a business-scoped user id: a 2-letter ISO country code, a dot, an optional ENT. and 1 to 128 letters or digits (e.g. US.13491208655302741918)',
+  ],
   // text
   ['text missing', { type: 'text' }, 'text is required'],
   ['text empty', { type: 'text', text: '' }, 'text must not be empty'],
@@ -186,7 +245,11 @@ const rejectionCases: Array<[string, Body, string]> = [
   ['image caption over 1024', { type: 'image', url: 'https://cdn.example.com/a.png', caption: long(1025) }, 'caption must be at most 1024 characters'],
   ['sticker .png', { type: 'sticker', url: 'https://cdn.example.com/a.png' }, 'url must end in one of .webp'],
   ['document .exe', { type: 'document', url: 'https://cdn.example.com/setup.exe' }, 'url must end in one of .pdf, .txt, .doc, .docx, .ppt, .pptx, .xls, .xlsx'],
-  ['document extension only in the query', { type: 'document', url: 'https://cdn.example.com/get?file=a.pdf' }, 'url must end in one of .pdf, .txt, .doc, .docx, .ppt, .pptx, .xls, .xlsx'],
+  [
+    'document extension only in the query',
+    { type: 'document', url: 'https://cdn.example.com/get?file=a.pdf' },
+    'url must end in one of .pdf, .txt, .doc, .docx, .ppt, .pptx, .xls, .xlsx',
+  ],
   ['document ftp scheme', { type: 'document', url: 'ftp://files.example.com/a.pdf' }, 'url must be an http or https URL'],
   ['document name over 240', { type: 'document', url: 'https://cdn.example.com/a.pdf', name: long(241) }, 'name must be at most 240 characters'],
   ['audio .wav', { type: 'audio', url: 'https://cdn.example.com/a.wav' }, 'url must end in one of .aac, .amr, .mp3, .m4a, .mp4, .ogg, .opus'],
@@ -205,34 +268,138 @@ const rejectionCases: Array<[string, Body, string]> = [
   ['interactive missing', { type: 'interactive' }, 'interactive is required'],
   ['interactive of another variant', { type: 'interactive', interactive: { type: 'product' } }, "interactive.type must be 'button' or 'list'"],
   // reply buttons
-  ['4 buttons', { type: 'interactive', interactive: buttonMessage({ action: { buttons: [reply('a', 'A'), reply('b', 'B'), reply('c', 'C'), reply('d', 'D')] } }) }, 'interactive.action.buttons must hold 1 to 3 buttons'],
+  [
+    '4 buttons',
+    { type: 'interactive', interactive: buttonMessage({ action: { buttons: [reply('a', 'A'), reply('b', 'B'), reply('c', 'C'), reply('d', 'D')] } }) },
+    'interactive.action.buttons must hold 1 to 3 buttons',
+  ],
   ['0 buttons', { type: 'interactive', interactive: buttonMessage({ action: { buttons: [] } }) }, 'interactive.action.buttons must hold 1 to 3 buttons'],
-  ['duplicate button titles', { type: 'interactive', interactive: buttonMessage({ action: { buttons: [reply('a', 'Yes'), reply('b', 'Yes')] } }) }, 'interactive.action.buttons must have unique titles'],
-  ['duplicate button ids', { type: 'interactive', interactive: buttonMessage({ action: { buttons: [reply('a', 'Yes'), reply('a', 'No')] } }) }, 'interactive.action.buttons must have unique ids'],
-  ['button title over 20', { type: 'interactive', interactive: buttonMessage({ action: { buttons: [reply('a', long(21))] } }) }, 'interactive.action.buttons[0].reply.title must be at most 20 characters'],
-  ['button of type url', { type: 'interactive', interactive: buttonMessage({ action: { buttons: [reply('a', 'A'), { type: 'url', reply: { id: 'b', title: 'B' } }] } }) }, "interactive.action.buttons[1].type must be 'reply'"],
-  ['button header of type image', { type: 'interactive', interactive: buttonMessage({ header: { type: 'image', text: 'x' } }) }, "interactive.header.type must be 'text'"],
-  ['button header over 60', { type: 'interactive', interactive: buttonMessage({ header: { type: 'text', text: long(61) } }) }, 'interactive.header.text must be at most 60 characters'],
-  ['button footer over 60', { type: 'interactive', interactive: buttonMessage({ footer: { text: long(61) } }) }, 'interactive.footer.text must be at most 60 characters'],
-  ['button body over 1024', { type: 'interactive', interactive: buttonMessage({ body: { text: long(1025) } }) }, 'interactive.body.text must be at most 1024 characters'],
+  [
+    'duplicate button titles',
+    { type: 'interactive', interactive: buttonMessage({ action: { buttons: [reply('a', 'Yes'), reply('b', 'Yes')] } }) },
+    'interactive.action.buttons must have unique titles',
+  ],
+  [
+    'duplicate button ids',
+    { type: 'interactive', interactive: buttonMessage({ action: { buttons: [reply('a', 'Yes'), reply('a', 'No')] } }) },
+    'interactive.action.buttons must have unique ids',
+  ],
+  [
+    'button title over 20',
+    { type: 'interactive', interactive: buttonMessage({ action: { buttons: [reply('a', long(21))] } }) },
+    'interactive.action.buttons[0].reply.title must be at most 20 characters',
+  ],
+  [
+    'button of type url',
+    { type: 'interactive', interactive: buttonMessage({ action: { buttons: [reply('a', 'A'), { type: 'url', reply: { id: 'b', title: 'B' } }] } }) },
+    "interactive.action.buttons[1].type must be 'reply'",
+  ],
+  [
+    'button header of type image',
+    { type: 'interactive', interactive: buttonMessage({ header: { type: 'image', text: 'x' } }) },
+    "interactive.header.type must be 'text'",
+  ],
+  [
+    'button header over 60',
+    { type: 'interactive', interactive: buttonMessage({ header: { type: 'text', text: long(61) } }) },
+    'interactive.header.text must be at most 60 characters',
+  ],
+  [
+    'button footer over 60',
+    { type: 'interactive', interactive: buttonMessage({ footer: { text: long(61) } }) },
+    'interactive.footer.text must be at most 60 characters',
+  ],
+  [
+    'button body over 1024',
+    { type: 'interactive', interactive: buttonMessage({ body: { text: long(1025) } }) },
+    'interactive.body.text must be at most 1024 characters',
+  ],
   ['button body missing', { type: 'interactive', interactive: buttonMessage({ body: undefined }) }, 'interactive.body is required'],
   ['button body text empty', { type: 'interactive', interactive: buttonMessage({ body: { text: '' } }) }, 'interactive.body.text must not be empty'],
   // lists
-  ['11 rows over two sections', { type: 'interactive', interactive: listWith([{ title: 'A', rows: rows(6, 'a') }, { title: 'B', rows: rows(5, 'b') }]) }, 'interactive.action.sections must hold 1 to 10 rows counted over all sections'],
-  ['11 rows in one section', { type: 'interactive', interactive: listWith([{ title: 'A', rows: rows(11, 'a') }]) }, 'interactive.action.sections must hold 1 to 10 rows counted over all sections'],
+  [
+    '11 rows over two sections',
+    {
+      type: 'interactive',
+      interactive: listWith([
+        { title: 'A', rows: rows(6, 'a') },
+        { title: 'B', rows: rows(5, 'b') },
+      ]),
+    },
+    'interactive.action.sections must hold 1 to 10 rows counted over all sections',
+  ],
+  [
+    '11 rows in one section',
+    { type: 'interactive', interactive: listWith([{ title: 'A', rows: rows(11, 'a') }]) },
+    'interactive.action.sections must hold 1 to 10 rows counted over all sections',
+  ],
   ['no section', { type: 'interactive', interactive: listWith([]) }, 'interactive.action.sections must hold at least 1 section'],
-  ['a section without rows', { type: 'interactive', interactive: listWith([{ title: 'A', rows: [] }]) }, 'interactive.action.sections[0].rows must hold at least 1 row'],
-  ['duplicate row ids across sections', { type: 'interactive', interactive: listWith([{ title: 'A', rows: rows(2, 'x') }, { title: 'B', rows: rows(1, 'x') }]) }, 'interactive.action.sections must have unique row ids'],
-  ['several sections, one untitled', { type: 'interactive', interactive: listWith([{ rows: rows(1, 'a') }, { title: 'B', rows: rows(1, 'b') }]) }, 'interactive.action.sections must each have a title when there are several'],
-  ['row title over 24', { type: 'interactive', interactive: listWith([{ title: 'A', rows: [{ id: 'a', title: long(25) }] }]) }, 'interactive.action.sections[0].rows[0].title must be at most 24 characters'],
-  ['row description over 72', { type: 'interactive', interactive: listWith([{ title: 'A', rows: [{ id: 'a', title: 'A', description: long(73) }] }]) }, 'interactive.action.sections[0].rows[0].description must be at most 72 characters'],
-  ['row id missing', { type: 'interactive', interactive: listWith([{ title: 'A', rows: [{ title: 'A' }] }]) }, 'interactive.action.sections[0].rows[0].id is required'],
-  ['section title over 24', { type: 'interactive', interactive: listWith([{ title: long(25), rows: rows(1, 'a') }]) }, 'interactive.action.sections[0].title must be at most 24 characters'],
-  ['list button label missing', { type: 'interactive', interactive: listMessage({ action: { sections: [{ title: 'A', rows: rows(1, 'a') }] } }) }, 'interactive.action.button is required'],
-  ['list button label over 20', { type: 'interactive', interactive: listMessage({ action: { button: long(21), sections: [{ title: 'A', rows: rows(1, 'a') }] } }) }, 'interactive.action.button must be at most 20 characters'],
-  ['list header over 60', { type: 'interactive', interactive: listMessage({ header: { type: 'text', text: long(61) } }) }, 'interactive.header.text must be at most 60 characters'],
-  ['list footer over 60', { type: 'interactive', interactive: listMessage({ footer: { text: long(61) } }) }, 'interactive.footer.text must be at most 60 characters'],
-  ['list body over 1024', { type: 'interactive', interactive: listMessage({ body: { text: long(1025) } }) }, 'interactive.body.text must be at most 1024 characters'],
+  [
+    'a section without rows',
+    { type: 'interactive', interactive: listWith([{ title: 'A', rows: [] }]) },
+    'interactive.action.sections[0].rows must hold at least 1 row',
+  ],
+  [
+    'duplicate row ids across sections',
+    {
+      type: 'interactive',
+      interactive: listWith([
+        { title: 'A', rows: rows(2, 'x') },
+        { title: 'B', rows: rows(1, 'x') },
+      ]),
+    },
+    'interactive.action.sections must have unique row ids',
+  ],
+  [
+    'several sections, one untitled',
+    { type: 'interactive', interactive: listWith([{ rows: rows(1, 'a') }, { title: 'B', rows: rows(1, 'b') }]) },
+    'interactive.action.sections must each have a title when there are several',
+  ],
+  [
+    'row title over 24',
+    { type: 'interactive', interactive: listWith([{ title: 'A', rows: [{ id: 'a', title: long(25) }] }]) },
+    'interactive.action.sections[0].rows[0].title must be at most 24 characters',
+  ],
+  [
+    'row description over 72',
+    { type: 'interactive', interactive: listWith([{ title: 'A', rows: [{ id: 'a', title: 'A', description: long(73) }] }]) },
+    'interactive.action.sections[0].rows[0].description must be at most 72 characters',
+  ],
+  [
+    'row id missing',
+    { type: 'interactive', interactive: listWith([{ title: 'A', rows: [{ title: 'A' }] }]) },
+    'interactive.action.sections[0].rows[0].id is required',
+  ],
+  [
+    'section title over 24',
+    { type: 'interactive', interactive: listWith([{ title: long(25), rows: rows(1, 'a') }]) },
+    'interactive.action.sections[0].title must be at most 24 characters',
+  ],
+  [
+    'list button label missing',
+    { type: 'interactive', interactive: listMessage({ action: { sections: [{ title: 'A', rows: rows(1, 'a') }] } }) },
+    'interactive.action.button is required',
+  ],
+  [
+    'list button label over 20',
+    { type: 'interactive', interactive: listMessage({ action: { button: long(21), sections: [{ title: 'A', rows: rows(1, 'a') }] } }) },
+    'interactive.action.button must be at most 20 characters',
+  ],
+  [
+    'list header over 60',
+    { type: 'interactive', interactive: listMessage({ header: { type: 'text', text: long(61) } }) },
+    'interactive.header.text must be at most 60 characters',
+  ],
+  [
+    'list footer over 60',
+    { type: 'interactive', interactive: listMessage({ footer: { text: long(61) } }) },
+    'interactive.footer.text must be at most 60 characters',
+  ],
+  [
+    'list body over 1024',
+    { type: 'interactive', interactive: listMessage({ body: { text: long(1025) } }) },
+    'interactive.body.text must be at most 1024 characters',
+  ],
 ];
 
 describe('POST /broadcast/public/send-freeform', () => {
@@ -261,17 +428,48 @@ describe('POST /broadcast/public/send-freeform', () => {
       expect(response.body).toEqual({ status: true, status_code: 200, message: `Free-form ${type} message queued for delivery`, data: {} });
 
       // The sandbox's inspection log: the exact request the worker sent for this recipient.
-      const [message] = await eventually(() => Promise.resolve(acceptedTo(to)), (messages) => messages.length > 0, 20_000);
+      const [message] = await eventually(
+        () => Promise.resolve(acceptedTo(to)),
+        (messages) => messages.length > 0,
+        20_000,
+      );
       expect(message!.phoneNumberId).toBe(DEMO.phoneNumberId1);
       expect(message!.type).toBe(type);
-      expect(message!.body).toEqual({ messaging_product: 'whatsapp', recipient_type: 'individual', to, type, ...testCase.upstream, biz_opaque_callback_data: expect.stringMatching(LEDGER_CALLBACK_DATA) });
+      expect(message!.body).toEqual({
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to,
+        type,
+        ...testCase.upstream,
+        biz_opaque_callback_data: expect.stringMatching(LEDGER_CALLBACK_DATA),
+      });
 
       // The outcome, found the way a delivery event will be matched: by the upstream message id.
-      const location = await eventually(() => broadcasts().findByMessageId(message!.messageId), (found) => found?.entry.status === 'SENT', 10_000);
-      expect(location).toMatchObject({ jobId: expect.stringMatching(/^msg_/), chunkIndex: 0, entry: { index: 0, to, status: 'SENT', messageId: message!.messageId } });
+      const location = await eventually(
+        () => broadcasts().findByMessageId(message!.messageId),
+        (found) => found?.entry.status === 'SENT',
+        10_000,
+      );
+      expect(location).toMatchObject({
+        jobId: expect.stringMatching(/^msg_/),
+        chunkIndex: 0,
+        entry: { index: 0, to, status: 'SENT', messageId: message!.messageId },
+      });
       const job = await broadcasts().getJob(location!.jobId);
-      expect(job).toMatchObject({ organizationId, exposed: false, fromPhoneNumber: DEMO.sender1, phoneNumberId: DEMO.phoneNumberId1, totalRecipients: 1, kind: 'freeform', messageType: type });
-      const [chunk] = await eventually(() => chunkProgressOf(broadcasts(), location!.jobId), (chunks) => chunks[0]?.done === true, 10_000);
+      expect(job).toMatchObject({
+        organizationId,
+        exposed: false,
+        fromPhoneNumber: DEMO.sender1,
+        phoneNumberId: DEMO.phoneNumberId1,
+        totalRecipients: 1,
+        kind: 'freeform',
+        messageType: type,
+      });
+      const [chunk] = await eventually(
+        () => chunkProgressOf(broadcasts(), location!.jobId),
+        (chunks) => chunks[0]?.done === true,
+        10_000,
+      );
       expect(chunk).toMatchObject({ recipientCount: 1, sent: 1, failed: 0, unknown: 0 });
 
       await runtime.workersIdle();
@@ -334,7 +532,11 @@ describe('POST /broadcast/public/send-freeform', () => {
       const acceptedRecipient = recipient();
       const accepted = await send(bound, text(DEMO.sender2, acceptedRecipient));
       expect(accepted.status).toBe(200);
-      const [message] = await eventually(() => Promise.resolve(acceptedTo(acceptedRecipient)), (messages) => messages.length > 0, 20_000);
+      const [message] = await eventually(
+        () => Promise.resolve(acceptedTo(acceptedRecipient)),
+        (messages) => messages.length > 0,
+        20_000,
+      );
       expect(message!.phoneNumberId).toBe(DEMO.phoneNumberId2);
       await runtime.workersIdle();
       expect(acceptedTo(refusedTo)).toHaveLength(0);
@@ -389,7 +591,11 @@ describe('POST /broadcast/public/send-freeform', () => {
 
       const jobId = await latestJobId(organizationId);
       expect(jobId).toMatch(/^msg_/);
-      const [chunk] = await eventually(() => chunkProgressOf(broadcasts(), jobId), (chunks) => chunks[0]?.done === true, 20_000);
+      const [chunk] = await eventually(
+        () => chunkProgressOf(broadcasts(), jobId),
+        (chunks) => chunks[0]?.done === true,
+        20_000,
+      );
       expect(chunk).toMatchObject({ recipientCount: 1, sent: 0, failed: 1, unknown: 0, failuresByReason: { '131047': 1 } });
       const ledger = await ledgerOf(jobId, 0);
       expect(ledger.size).toBe(1);

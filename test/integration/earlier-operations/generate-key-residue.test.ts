@@ -46,13 +46,22 @@ describe('generate-key residue', () => {
     const payload = JSON.stringify({ phoneNumber });
     return new Promise((resolve, reject) => {
       const request = http.request(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', localAddress, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          localAddress,
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
-            const headers = new Headers(Object.entries(response.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])));
+            const headers = new Headers(
+              Object.entries(response.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])),
+            );
             const body = JSON.parse(text);
             recordAnswer({ method: 'POST', path: `${PUBLIC_PATH}/generate-key`, status: response.statusCode!, headers, body, rawText: text });
             resolve({ status: response.statusCode!, headers, body });

@@ -129,8 +129,16 @@ describe('generate-key threat model', () => {
   it('refuses the minted key everywhere else: 403 on send-template-broadcast, send-freeform, phone-numbers and templates; nothing queued', async () => {
     const jobsBefore = await jobCount(org.organizationId);
     const refusals: Array<[string, Promise<TestResponse>, string]> = [
-      ['send-template-broadcast', call('POST', '/send-template-broadcast', mintedKey, orderUpdate(recipients(2), { fromPhoneNumber: org.phoneNumber })), '/send-template-broadcast'],
-      ['send-freeform', call('POST', '/send-freeform', mintedKey, { fromPhoneNumber: org.phoneNumber, toPhoneNumber: '447700900705', type: 'text', text: 'Hi' }), '/send-freeform'],
+      [
+        'send-template-broadcast',
+        call('POST', '/send-template-broadcast', mintedKey, orderUpdate(recipients(2), { fromPhoneNumber: org.phoneNumber })),
+        '/send-template-broadcast',
+      ],
+      [
+        'send-freeform',
+        call('POST', '/send-freeform', mintedKey, { fromPhoneNumber: org.phoneNumber, toPhoneNumber: '447700900705', type: 'text', text: 'Hi' }),
+        '/send-freeform',
+      ],
       ['phone-numbers', call('GET', '/phone-numbers', mintedKey), '/phone-numbers'],
       ['templates', call('GET', `/templates?phone_number=${org.phoneNumber}`, mintedKey), '/templates'],
       ['templates', call('GET', `/templates?phone_number=${DEMO.sender1}`, mintedKey), '/templates'],
@@ -183,7 +191,13 @@ describe('generate-key threat model', () => {
     const tenancy = getServices().tenancy;
     const listed = await adminCommands['list-generated-keys'].run(tenancy, { org: org.organizationId });
     expect(listed).toEqual([
-      { credentialId: expect.stringMatching(/^cred_/), boundPhoneNumber: org.phoneNumber, createdAt: expect.any(String), sourceIpHash: expect.stringMatching(/^[0-9a-f]{64}$/), revokedAt: null },
+      {
+        credentialId: expect.stringMatching(/^cred_/),
+        boundPhoneNumber: org.phoneNumber,
+        createdAt: expect.any(String),
+        sourceIpHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        revokedAt: null,
+      },
     ]);
     // Only minted keys (not the organization's operator-issued key), and nothing secret.
     expect(JSON.stringify(listed)).not.toContain(mintedKey);

@@ -66,7 +66,14 @@ describe('POST /broadcast/public/generate-key', () => {
     // send-single (not gateway-keyed): sends from the bound number.
     const single = await runtime.call('POST', `${PUBLIC_PATH}/send-single`, {
       headers: keyHeader(apiKey),
-      body: { templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', countryCode: '44', toPhoneNumber: '7700900555', templateParams: ['Ada', 'A-1'] },
+      body: {
+        templateName: 'order_update',
+        templateLanguage: 'en_US',
+        templateType: 'UTILITY',
+        countryCode: '44',
+        toPhoneNumber: '7700900555',
+        templateParams: ['Ada', 'A-1'],
+      },
     });
     expect(single.status).toBe(200);
     expect(single.body.data).toMatchObject({ status: true, data: { total_contacts: 1, failed_contacts: 0, estimated_cost: 0.022 } });
@@ -158,7 +165,13 @@ describe('POST /broadcast/public/generate-key', () => {
     // The same use case with a recording registry in place of API Gateway (no AWS here).
     const kit = createTenancyTestKit();
     const { organizationId } = await kit.services.admin.createOrganization({ name: 'Usage Plan', plan: 'enterprise' });
-    await kit.services.admin.connectBusinessAccount({ organizationId, wabaId: '110000000000501', businessId: '110000000000500', name: 'Usage Plan', accessToken: 'token' });
+    await kit.services.admin.connectBusinessAccount({
+      organizationId,
+      wabaId: '110000000000501',
+      businessId: '110000000000500',
+      name: 'Usage Plan',
+      accessToken: 'token',
+    });
     await kit.services.admin.addPhoneNumber({ organizationId, wabaId: '110000000000501', digits: '15550500001', phoneNumberId: '120000000000501' });
     await kit.services.admin.setKeyGeneration({ organizationId, enabled: true });
     const issued = await kit.services.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550500001' });

@@ -75,8 +75,18 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
     }
     const demo = async (body: Body) => ({ apiKey: await freshKey(), body, org: organizationId });
     const cases: ErrorCase[] = [
-      { name: 'unknown key', path: '/send-single', message: 'User is not signed up yet', request: async () => ({ apiKey: 'bk_not-a-key-anyone-issued', body: singleBody(), org: organizationId }) },
-      { name: 'no key at all (send-bulk)', path: '/send-bulk', message: 'User is not signed up yet', request: async () => ({ apiKey: undefined, body: bulkBody('no key', [{ countryCode: '91', toPhoneNumber: localNumber() }]), org: organizationId }) },
+      {
+        name: 'unknown key',
+        path: '/send-single',
+        message: 'User is not signed up yet',
+        request: async () => ({ apiKey: 'bk_not-a-key-anyone-issued', body: singleBody(), org: organizationId }),
+      },
+      {
+        name: 'no key at all (send-bulk)',
+        path: '/send-bulk',
+        message: 'User is not signed up yet',
+        request: async () => ({ apiKey: undefined, body: bulkBody('no key', [{ countryCode: '91', toPhoneNumber: localNumber() }]), org: organizationId }),
+      },
       {
         name: 'a key of an organization with a subscription but no connected number',
         path: '/send-single',
@@ -110,40 +120,135 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
         message: 'Insufficient credits',
         request: async () => {
           const org = await provisionOrganization(runtime, { name: 'Half Wallet', walletMicros: PRICE_MICROS.utility['91'] * 2 - 1 });
-          const data = [{ countryCode: '91', toPhoneNumber: localNumber() }, { countryCode: '91', toPhoneNumber: localNumber() }];
+          const data = [
+            { countryCode: '91', toPhoneNumber: localNumber() },
+            { countryCode: '91', toPhoneNumber: localNumber() },
+          ];
           return { apiKey: org.apiKey, body: bulkBody('half', data), org: org.organizationId };
         },
       },
-      { name: 'unknown template', path: '/send-single', message: 'Template does not exist', request: () => demo(singleBody({ templateName: 'no_such_template' })) },
-      { name: 'template not approved (PENDING)', path: '/send-single', message: 'Template does not exist', request: () => demo(singleBody({ templateName: 'holiday_offer', templateLanguage: 'en', templateParams: ['Ada'] })) },
-      { name: 'unknown template (send-bulk)', path: '/send-bulk', message: 'Template does not exist', request: () => demo(bulkBody('unknown template', [{ countryCode: '91', toPhoneNumber: localNumber() }], { templateName: 'nope' })) },
-      { name: 'language without an approved variant', path: '/send-single', message: 'Invalid template language', request: () => demo(singleBody({ templateLanguage: 'fr' })) },
-      { name: 'language without an approved variant (send-bulk)', path: '/send-bulk', message: 'Invalid template language', request: () => demo(bulkBody('bad language', [{ countryCode: '91', toPhoneNumber: localNumber() }], { templateLanguage: 'de' })) },
+      {
+        name: 'unknown template',
+        path: '/send-single',
+        message: 'Template does not exist',
+        request: () => demo(singleBody({ templateName: 'no_such_template' })),
+      },
+      {
+        name: 'template not approved (PENDING)',
+        path: '/send-single',
+        message: 'Template does not exist',
+        request: () => demo(singleBody({ templateName: 'holiday_offer', templateLanguage: 'en', templateParams: ['Ada'] })),
+      },
+      {
+        name: 'unknown template (send-bulk)',
+        path: '/send-bulk',
+        message: 'Template does not exist',
+        request: () => demo(bulkBody('unknown template', [{ countryCode: '91', toPhoneNumber: localNumber() }], { templateName: 'nope' })),
+      },
+      {
+        name: 'language without an approved variant',
+        path: '/send-single',
+        message: 'Invalid template language',
+        request: () => demo(singleBody({ templateLanguage: 'fr' })),
+      },
+      {
+        name: 'language without an approved variant (send-bulk)',
+        path: '/send-bulk',
+        message: 'Invalid template language',
+        request: () => demo(bulkBody('bad language', [{ countryCode: '91', toPhoneNumber: localNumber() }], { templateLanguage: 'de' })),
+      },
       // Issue 35: the field and the rule ride beside the contract's message.
-      { name: 'number with letters', path: '/send-single', message: 'Invalid phone number format', details: { field: 'toPhoneNumber', rule: WRITTEN_NUMBER_FORM_RULE }, request: () => demo(singleBody({ toPhoneNumber: '98765abcde' })) },
-      { name: 'country code with a |', path: '/send-single', message: 'Invalid phone number format', details: { field: 'countryCode', rule: WRITTEN_NUMBER_FORM_RULE }, request: () => demo(singleBody({ countryCode: '9|1' })) },
-      { name: 'an empty number', path: '/send-single', message: 'Invalid phone number format', details: { field: 'toPhoneNumber', rule: 'must not be empty' }, request: () => demo(singleBody({ toPhoneNumber: ' ' })) },
-      { name: 'number longer than E.164 allows', path: '/send-single', message: 'Invalid phone number format', details: { field: 'toPhoneNumber', rule: 'with countryCode must have at most 15 digits' }, request: () => demo(singleBody({ toPhoneNumber: '98765432101234' })) },
-      { name: 'country without pricing', path: '/send-single', message: 'Pricing not available', request: () => demo(singleBody({ countryCode: '86', toPhoneNumber: '13800138000' })) },
+      {
+        name: 'number with letters',
+        path: '/send-single',
+        message: 'Invalid phone number format',
+        details: { field: 'toPhoneNumber', rule: WRITTEN_NUMBER_FORM_RULE },
+        request: () => demo(singleBody({ toPhoneNumber: '98765abcde' })),
+      },
+      {
+        name: 'country code with a |',
+        path: '/send-single',
+        message: 'Invalid phone number format',
+        details: { field: 'countryCode', rule: WRITTEN_NUMBER_FORM_RULE },
+        request: () => demo(singleBody({ countryCode: '9|1' })),
+      },
+      {
+        name: 'an empty number',
+        path: '/send-single',
+        message: 'Invalid phone number format',
+        details: { field: 'toPhoneNumber', rule: 'must not be empty' },
+        request: () => demo(singleBody({ toPhoneNumber: ' ' })),
+      },
+      {
+        name: 'number longer than E.164 allows',
+        path: '/send-single',
+        message: 'Invalid phone number format',
+        details: { field: 'toPhoneNumber', rule: 'with countryCode must have at most 15 digits' },
+        request: () => demo(singleBody({ toPhoneNumber: '98765432101234' })),
+      },
+      {
+        name: 'country without pricing',
+        path: '/send-single',
+        message: 'Pricing not available',
+        request: () => demo(singleBody({ countryCode: '86', toPhoneNumber: '13800138000' })),
+      },
       {
         name: '1,001 recipients',
         path: '/send-bulk',
         message: 'Recipient limit exceeded',
-        request: () => demo(bulkBody('too many', Array.from({ length: 1001 }, (_, index) => ({ countryCode: '91', toPhoneNumber: String(9_600_000_000 + index) })))),
+        request: () =>
+          demo(
+            bulkBody(
+              'too many',
+              Array.from({ length: 1001 }, (_, index) => ({ countryCode: '91', toPhoneNumber: String(9_600_000_000 + index) })),
+            ),
+          ),
       },
-      { name: 'parameter count of a single send', path: '/send-single', message: 'templateParams must have exactly 2 values for template order_update', request: () => demo(singleBody({ templateParams: ['only one'] })) },
+      {
+        name: 'parameter count of a single send',
+        path: '/send-single',
+        message: 'templateParams must have exactly 2 values for template order_update',
+        request: () => demo(singleBody({ templateParams: ['only one'] })),
+      },
       { name: 'body shape', path: '/send-single', message: 'templateName is required', request: () => demo(singleBody({ templateName: undefined })) },
       // No written number is longer than 32 characters; a 500 KB one would not fit the ledger item that lists it.
-      { name: 'a 500 KB toPhoneNumber', path: '/send-single', message: 'toPhoneNumber must be at most 32 characters', request: () => demo(singleBody({ toPhoneNumber: '9'.repeat(500_000) })) },
-      { name: 'a 500 KB countryCode', path: '/send-single', message: 'countryCode must be at most 32 characters', request: () => demo(singleBody({ countryCode: '9'.repeat(500_000) })) },
+      {
+        name: 'a 500 KB toPhoneNumber',
+        path: '/send-single',
+        message: 'toPhoneNumber must be at most 32 characters',
+        request: () => demo(singleBody({ toPhoneNumber: '9'.repeat(500_000) })),
+      },
+      {
+        name: 'a 500 KB countryCode',
+        path: '/send-single',
+        message: 'countryCode must be at most 32 characters',
+        request: () => demo(singleBody({ countryCode: '9'.repeat(500_000) })),
+      },
       // Issue 25: a business-scoped user id instead of the number, never both.
-      { name: 'a userId with a number', path: '/send-single', message: 'userId must not be given with countryCode or toPhoneNumber', request: () => demo(singleBody({ userId: 'US.13491208655302741918' })) },
-      { name: 'a userId that is not one', path: '/send-single', message: 'userId must be a business-scoped user id: a 2-letter ISO country code, a dot, an optional ENT. and 1 to 128 letters or digits (e.g. US.13491208655302741918)', request: () => demo(singleBody({ countryCode: undefined, toPhoneNumber: undefined, userId: 'us.1' })) },
+      {
+        name: 'a userId with a number',
+        path: '/send-single',
+        message: 'userId must not be given with countryCode or toPhoneNumber',
+        request: () => demo(singleBody({ userId: 'US.13491208655302741918' })),
+      },
+      {
+        name: 'a userId that is not one',
+        path: '/send-single',
+        message:
+          'userId must be a business-scoped user id: a 2-letter ISO country code, a dot, an optional ENT. and 1 to 128 letters or digits (e.g. US.13491208655302741918)',
+        request: () => demo(singleBody({ countryCode: undefined, toPhoneNumber: undefined, userId: 'us.1' })),
+      },
       {
         name: 'a 500 KB toPhoneNumber (send-bulk)',
         path: '/send-bulk',
         message: 'data[1].toPhoneNumber must be at most 32 characters',
-        request: () => demo(bulkBody('huge number', [{ countryCode: '91', toPhoneNumber: localNumber() }, { countryCode: '91', toPhoneNumber: '9'.repeat(500_000) }])),
+        request: () =>
+          demo(
+            bulkBody('huge number', [
+              { countryCode: '91', toPhoneNumber: localNumber() },
+              { countryCode: '91', toPhoneNumber: '9'.repeat(500_000) },
+            ]),
+          ),
       },
     ];
 
@@ -165,7 +270,11 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
       const balance = await walletMicros(organizationId);
       const jobs = await jobCount(organizationId);
 
-      for (const [path, name] of [['/send-bulk', 'Autumn Campaign'], ['/send-bulk', 'autumn CAMPAIGN'], ['/send-bulk-standard', ' Autumn Campaign ']] as const) {
+      for (const [path, name] of [
+        ['/send-bulk', 'Autumn Campaign'],
+        ['/send-bulk', 'autumn CAMPAIGN'],
+        ['/send-bulk-standard', ' Autumn Campaign '],
+      ] as const) {
         const again = await post(path, apiKey, bulkBody(name, [{ countryCode: '91', toPhoneNumber: localNumber() }]));
         expectFailureBody(again, 400, 'Broadcast with same name exists', path);
       }
@@ -206,10 +315,18 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
 
       // The trunk 0 is dropped; the unbound key sends from the organization's first sender (sorted).
       const to = '447700900123';
-      const [message] = await eventually(() => Promise.resolve(acceptedTo(to)), (messages) => messages.length > 0, 20_000);
+      const [message] = await eventually(
+        () => Promise.resolve(acceptedTo(to)),
+        (messages) => messages.length > 0,
+        20_000,
+      );
       expect(message!.phoneNumberId).toBe(DEMO.phoneNumberId1);
       expect(message!.body).toEqual(metaTemplateBody(to, 'order_update', 'en_US', ['Grace', 'G-1']));
-      const location = await eventually(() => getServices().broadcast.broadcasts.findByMessageId(message!.messageId), (found) => found?.entry.status === 'SENT', 10_000);
+      const location = await eventually(
+        () => getServices().broadcast.broadcasts.findByMessageId(message!.messageId),
+        (found) => found?.entry.status === 'SENT',
+        10_000,
+      );
       expect(location!.jobId).toMatch(/^leg_/);
     });
 
@@ -226,7 +343,11 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
       const to = `91${localNumber()}`;
       const response = await post('/send-single', await freshKey(organizationId, DEMO.sender2), singleBody({ toPhoneNumber: to.slice(2) }));
       expect(response.status).toBe(200);
-      const [message] = await eventually(() => Promise.resolve(acceptedTo(to)), (messages) => messages.length > 0, 20_000);
+      const [message] = await eventually(
+        () => Promise.resolve(acceptedTo(to)),
+        (messages) => messages.length > 0,
+        20_000,
+      );
       expect(message!.phoneNumberId).toBe(DEMO.phoneNumberId2);
     });
 
@@ -276,7 +397,11 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
         fromPhoneNumber: DEMO.sender1,
         template: { name: 'order_update', language: 'en_US', category: 'UTILITY' },
       });
-      const [chunk] = await eventually(() => chunkProgressOf(getServices().broadcast.broadcasts, jobId), (chunks) => chunks[0]?.done === true, 20_000);
+      const [chunk] = await eventually(
+        () => chunkProgressOf(getServices().broadcast.broadcasts, jobId),
+        (chunks) => chunks[0]?.done === true,
+        20_000,
+      );
       expect(chunk).toMatchObject({
         recipientCount: 9,
         sent: 4,
@@ -299,14 +424,19 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
       for (const entry of sent.values()) expect(entry.messageId).toEqual(acceptedTo(entry.to)[0]?.messageId);
 
       expect(acceptedTo(`91${a}`).map((message) => message.body)).toEqual([metaTemplateBody(`91${a}`, 'order_update', 'en_US', ['Ada', 'A-1'])]);
-      expect(acceptedTo('447700900200').map((message) => message.body)).toEqual([metaTemplateBody('447700900200', 'order_update', 'en_US', ['Customer', 'ORD-1'])]);
+      expect(acceptedTo('447700900200').map((message) => message.body)).toEqual([
+        metaTemplateBody('447700900200', 'order_update', 'en_US', ['Customer', 'ORD-1']),
+      ]);
       expect(acceptedTo('4915112345678')).toHaveLength(1);
       for (const to of [`91${b}`, '8613800138000']) expect(acceptedTo(to)).toHaveLength(0);
     });
 
     it('send-bulk where every recipient fails: nothing charged, nothing sent, the job still ends', async () => {
       const before = await walletMicros(organizationId);
-      const data = [{ countryCode: '91', toPhoneNumber: '12' }, { countryCode: '86', toPhoneNumber: '13800138001' }];
+      const data = [
+        { countryCode: '91', toPhoneNumber: '12' },
+        { countryCode: '86', toPhoneNumber: '13800138001' },
+      ];
       const response = await post('/send-bulk', await freshKey(), bulkBody('All Invalid', data));
       expect(response.body).toEqual(
         nestedAnswer('Bulk messages queued for 0 of 2 contacts', {
@@ -330,12 +460,19 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
     it('send-bulk-standard is send-bulk; the price follows the template’s real category, not templateType', async () => {
       const before = await walletMicros(organizationId);
       const a = localNumber();
-      const body = bulkBody('Standard Tier', [{ countryCode: '91', toPhoneNumber: a }, { countryCode: '971', toPhoneNumber: '501234567' }], {
-        templateName: 'spring_sale',
-        templateLanguage: 'en',
-        templateType: 'UTILITY', // informational: spring_sale is MARKETING, and is priced so
-        globalTemplateParams: ['Ada'],
-      });
+      const body = bulkBody(
+        'Standard Tier',
+        [
+          { countryCode: '91', toPhoneNumber: a },
+          { countryCode: '971', toPhoneNumber: '501234567' },
+        ],
+        {
+          templateName: 'spring_sale',
+          templateLanguage: 'en',
+          templateType: 'UTILITY', // informational: spring_sale is MARKETING, and is priced so
+          globalTemplateParams: ['Ada'],
+        },
+      );
       const response = await post('/send-bulk-standard', await freshKey(), body);
       const cost = PRICE_MICROS.marketing['91'] + PRICE_MICROS.marketing['971'];
       expect(response.status).toBe(200);
@@ -349,7 +486,11 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
         }),
       );
       expect(await walletMicros(organizationId)).toBe(before - cost);
-      await eventually(() => Promise.resolve(acceptedTo(`91${a}`).length + acceptedTo('971501234567').length), (count) => count === 2, 20_000);
+      await eventually(
+        () => Promise.resolve(acceptedTo(`91${a}`).length + acceptedTo('971501234567').length),
+        (count) => count === 2,
+        20_000,
+      );
       expect(acceptedTo(`91${a}`)[0]!.body).toEqual(metaTemplateBody(`91${a}`, 'spring_sale', 'en', ['Ada']));
 
       // The health inventory lists it, as the earlier description's did.
@@ -360,22 +501,44 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
 
   it("Meta's US marketing pause: send-bulk records a MARKETING template's +1 recipient as a partial failure, send-single answers 400", async () => {
     const a = localNumber();
-    const body = bulkBody('US pause', [{ countryCode: '91', toPhoneNumber: a }, { countryCode: '1', toPhoneNumber: '2025550199' }], {
-      templateName: 'spring_sale',
-      templateLanguage: 'en',
-      templateType: 'MARKETING',
-      globalTemplateParams: ['Ada'],
-    });
+    const body = bulkBody(
+      'US pause',
+      [
+        { countryCode: '91', toPhoneNumber: a },
+        { countryCode: '1', toPhoneNumber: '2025550199' },
+      ],
+      {
+        templateName: 'spring_sale',
+        templateLanguage: 'en',
+        templateType: 'MARKETING',
+        globalTemplateParams: ['Ada'],
+      },
+    );
     const response = await post('/send-bulk', await freshKey(), body);
     expect(response.status).toBe(200);
     expect(response.body.data.data).toMatchObject({ total_contacts: 2, failed_contacts: 1 });
     const jobId = await latestJobId(organizationId);
-    await eventually(() => chunkProgressOf(getServices().broadcast.broadcasts, jobId), ([chunk]) => chunk?.done === true, 20_000);
+    await eventually(
+      () => chunkProgressOf(getServices().broadcast.broadcasts, jobId),
+      ([chunk]) => chunk?.done === true,
+      20_000,
+    );
     const [chunk] = await chunkProgressOf(getServices().broadcast.broadcasts, jobId);
     expect(chunk).toMatchObject({ failuresByReason: { US_MARKETING_PAUSED: 1 } });
     expect(acceptedTo('12025550199')).toHaveLength(0);
 
-    const single = await post('/send-single', await freshKey(), singleBody({ templateName: 'spring_sale', templateLanguage: 'en', templateType: 'MARKETING', countryCode: '1', toPhoneNumber: '2025550198', templateParams: ['Ada'] }));
+    const single = await post(
+      '/send-single',
+      await freshKey(),
+      singleBody({
+        templateName: 'spring_sale',
+        templateLanguage: 'en',
+        templateType: 'MARKETING',
+        countryCode: '1',
+        toPhoneNumber: '2025550198',
+        templateParams: ['Ada'],
+      }),
+    );
     expect(single.status).toBe(400);
     expect(single.body.data.error.code).toBe('US_MARKETING_PAUSED');
     expect(single.body.message).toMatch(/^countryCode must not be a US recipient for MARKETING template spring_sale/);
@@ -402,7 +565,11 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
     expect(await walletMicros(org.organizationId)).toBe(0);
 
     const fromOrg = () => runtime.sandbox!.acceptedMessages().filter((message) => message.phoneNumberId === org.phoneNumberId);
-    await eventually(() => Promise.resolve(fromOrg().length), (count) => count >= N, 20_000);
+    await eventually(
+      () => Promise.resolve(fromOrg().length),
+      (count) => count >= N,
+      20_000,
+    );
     await runtime.workersIdle();
     expect(fromOrg()).toHaveLength(N);
   });
@@ -420,8 +587,16 @@ describe('earlier operations: send-single, send-bulk, send-bulk-standard', () =>
         const before = await walletMicros(organizationId);
         const response = await post('/send-single', await freshKey(), singleBody({ toPhoneNumber: local }));
         expect(response.status).toBe(200);
-        const [message] = await eventually(() => Promise.resolve(acceptedTo(to)), (messages) => messages.length > 0, 20_000);
-        const location = await eventually(() => getServices().broadcast.broadcasts.findByMessageId(message!.messageId), (found) => found?.entry.status === 'SENT', 10_000);
+        const [message] = await eventually(
+          () => Promise.resolve(acceptedTo(to)),
+          (messages) => messages.length > 0,
+          20_000,
+        );
+        const location = await eventually(
+          () => getServices().broadcast.broadcasts.findByMessageId(message!.messageId),
+          (found) => found?.entry.status === 'SENT',
+          10_000,
+        );
         expect(location!.entry).toMatchObject({ to, status: 'SENT', attempts: 3, messageId: message!.messageId });
         await runtime.workersIdle();
         expect(acceptedTo(to)).toHaveLength(1);

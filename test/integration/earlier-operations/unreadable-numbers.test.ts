@@ -33,7 +33,12 @@ describe('earlier sends: numbers no ledger can hold are refused per row, and the
   const post = (path: string, apiKey: string, body: unknown) => runtime.call('POST', `${PUBLIC_PATH}${path}`, { headers: keyHeader(apiKey), body });
   const get = (path: string, apiKey: string) => runtime.call('GET', `${BASE}${path}`, { headers: keyHeader(apiKey) });
   const template = { templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY' };
-  const waitForChunkDone = (jobId: string) => eventually(() => chunkProgressOf(getServices().broadcast.broadcasts, jobId), (chunks) => chunks[0]?.done === true, 20_000);
+  const waitForChunkDone = (jobId: string) =>
+    eventually(
+      () => chunkProgressOf(getServices().broadcast.broadcasts, jobId),
+      (chunks) => chunks[0]?.done === true,
+      20_000,
+    );
 
   it('send-bulk through a key minted by generate-key: the empty and | rows are refused by name, the rest sent; the job finishes and lists', async () => {
     const minted = await post('/generate-key', '', { phoneNumber: org.phoneNumber });
@@ -45,7 +50,12 @@ describe('earlier sends: numbers no ledger can hold are refused per row, and the
       { countryCode: '+44', toPhoneNumber: '(0)7700 900-201' },
       { countryCode: '9|1', toPhoneNumber: '9811100003' },
     ];
-    const response = await post('/send-bulk', minted.body.data.apiKey, { ...template, broadcastName: 'Unreadable numbers', globalTemplateParams: ['Ada', 'A-1'], data });
+    const response = await post('/send-bulk', minted.body.data.apiKey, {
+      ...template,
+      broadcastName: 'Unreadable numbers',
+      globalTemplateParams: ['Ada', 'A-1'],
+      data,
+    });
     expect(response.status).toBe(200);
     expect(response.body.data.data).toMatchObject({ total_contacts: 5, failed_contacts: 3 });
     expect(response.body.data.data.failures).toEqual([
@@ -100,7 +110,15 @@ describe('earlier sends: numbers no ledger can hold are refused per row, and the
 
   it('a job the broken accept left stuck (an empty number on its page, its chunk never done) lists 500, then finishes and lists after repair-ledger-pages', async () => {
     const key = (await issueKey(org.organizationId)).secret;
-    const response = await post('/send-bulk', key, { ...template, broadcastName: 'Stuck before repair', globalTemplateParams: ['Ada', 'A-1'], data: [{ countryCode: '91', toPhoneNumber: '9811100011' }, { countryCode: '91', toPhoneNumber: '' }] });
+    const response = await post('/send-bulk', key, {
+      ...template,
+      broadcastName: 'Stuck before repair',
+      globalTemplateParams: ['Ada', 'A-1'],
+      data: [
+        { countryCode: '91', toPhoneNumber: '9811100011' },
+        { countryCode: '91', toPhoneNumber: '' },
+      ],
+    });
     expect(response.status).toBe(200);
     const jobId = await latestJobId(org.organizationId);
     await waitForChunkDone(jobId);
@@ -108,12 +126,23 @@ describe('earlier sends: numbers no ledger can hold are refused per row, and the
     const { dynamoDb } = getServices().clients;
     const table = getServices().config.tableNames.messaging!;
     const refused = (await ledgerOf(jobId, 0)).get(1)!;
-    await dynamoDb.send(new UpdateCommand({ TableName: table, Key: ledgerPageKey(jobId, 0, 1), UpdateExpression: 'SET e1 = :v', ExpressionAttributeValues: { ':v': `F${Date.parse(refused.updatedAt).toString(36)}|0|||||INVALID_PHONE_NUMBER` } }));
+    await dynamoDb.send(
+      new UpdateCommand({
+        TableName: table,
+        Key: ledgerPageKey(jobId, 0, 1),
+        UpdateExpression: 'SET e1 = :v',
+        ExpressionAttributeValues: { ':v': `F${Date.parse(refused.updatedAt).toString(36)}|0|||||INVALID_PHONE_NUMBER` },
+      }),
+    );
     await dynamoDb.send(new UpdateCommand({ TableName: table, Key: messagingKeys.chunk(jobId, 0), UpdateExpression: 'REMOVE doneAt' }));
     expect((await get(`/broadcasts/${jobId}/recipients`, key)).status).toBe(500);
 
     const report = await runLedgerRepairAdminCommand(getServices().ledgerRepair, 'repair-ledger-pages', { job: jobId });
-    expect(report).toMatchObject({ statusBefore: 'PROCESSING', status: 'COMPLETED_WITH_FAILURES', chunks: [{ chunkIndex: 0, rewritten: [1], unrepairable: [], done: true }] });
+    expect(report).toMatchObject({
+      statusBefore: 'PROCESSING',
+      status: 'COMPLETED_WITH_FAILURES',
+      chunks: [{ chunkIndex: 0, rewritten: [1], unrepairable: [], done: true }],
+    });
     const list = await get(`/broadcasts/${jobId}/recipients`, key);
     expect(list.status).toBe(200);
     expect(list.body.data.recipients.map((row: Record<string, unknown>) => row.status)).toEqual(['SENT', 'FAILED']);

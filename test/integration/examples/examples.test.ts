@@ -40,13 +40,21 @@ afterAll(async () => runtime?.stop());
 jest.setTimeout(60_000);
 
 it('every JSON file has a schema here and is valid for it', () => {
-  const files = readdirSync(examples).filter((name) => name.endsWith('.json')).sort();
+  const files = readdirSync(examples)
+    .filter((name) => name.endsWith('.json'))
+    .sort();
   expect(files).toEqual(Object.keys(schemas).sort());
   for (const file of files) expect([file, v.safeParse(schemas[file]!, read(file)).issues]).toEqual([file, undefined]);
 });
 
 it('uses the demo tenant: its first sender, an APPROVED template with as many parameters as it has placeholders', () => {
-  for (const file of ['broadcast-1-recipient.json', 'broadcast-2-recipients.json', 'broadcast-1001-recipients.json', 'freeform-text.json', 'generate-key.json']) {
+  for (const file of [
+    'broadcast-1-recipient.json',
+    'broadcast-2-recipients.json',
+    'broadcast-1001-recipients.json',
+    'freeform-text.json',
+    'generate-key.json',
+  ]) {
     const body = read(file) as { fromPhoneNumber?: string; phoneNumber?: string };
     expect(body.fromPhoneNumber ?? body.phoneNumber).toBe(demoIds.senders[0]);
   }
@@ -93,8 +101,11 @@ describe('/upstream', () => {
   const upstream = '/staging/api/v2/upstream';
   const auth = () => ({ Authorization: `Bearer ${runtime.demo.accessToken}` });
 
-  it('migrates the templates of the demo business\'s second account', async () => {
-    const migrated = await runtime.call('POST', `${upstream}/wabas/${runtime.demo.wabaId}/templates/migrate`, { headers: auth(), body: read('migrate-templates.json') });
+  it("migrates the templates of the demo business's second account", async () => {
+    const migrated = await runtime.call('POST', `${upstream}/wabas/${runtime.demo.wabaId}/templates/migrate`, {
+      headers: auth(),
+      body: read('migrate-templates.json'),
+    });
     expect(migrated.status).toBe(200);
     expect(migrated.body.migrated_templates.map((template: { name: string }) => template.name).sort()).toEqual(['back_in_stock', 'pickup_ready']);
   });
@@ -102,7 +113,11 @@ describe('/upstream', () => {
   it('uploads examples/logo.png as media', async () => {
     const form = new FormData();
     form.append('file', new Blob([readFileSync(join(examples, 'logo.png'))], { type: 'image/png' }), 'logo.png');
-    const response = await fetch(`${runtime.baseUrl}${upstream}/phone-numbers/${runtime.demo.phoneNumberIds[0]}/media`, { method: 'POST', headers: auth(), body: form });
+    const response = await fetch(`${runtime.baseUrl}${upstream}/phone-numbers/${runtime.demo.phoneNumberIds[0]}/media`, {
+      method: 'POST',
+      headers: auth(),
+      body: form,
+    });
     expect(response.status).toBe(200);
     expect(typeof ((await response.json()) as { id?: unknown }).id).toBe('string');
   });
@@ -120,5 +135,9 @@ it('the README lists every key of demo.json', () => {
   const readme = readFileSync(join(__dirname, '../../../README.md'), 'utf8');
   const listed = /credentials are written to `\.local\/demo\.json` \(([^)]*)\)/.exec(readme)?.[1] ?? '';
   const keys = [...listed.matchAll(/`(\w+)`/g)].map((match) => match[1]).filter((key) => key !== 'otherOrg');
-  expect(keys.sort()).toEqual(Object.keys(runtime.demo).filter((key) => key !== 'otherOrg').sort());
+  expect(keys.sort()).toEqual(
+    Object.keys(runtime.demo)
+      .filter((key) => key !== 'otherOrg')
+      .sort(),
+  );
 });

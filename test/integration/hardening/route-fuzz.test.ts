@@ -64,15 +64,18 @@ const body = (): fc.Arbitrary<{ raw: string }> =>
     {
       weight: 2,
       arbitrary: fc
-        .record({
-          fromPhoneNumber: fc.oneof(fc.constant('15550100001'), fc.string(), fc.jsonValue({ maxDepth: 3 })),
-          templateName: fc.oneof(fc.constant('order_update'), fc.string()),
-          to: fc.oneof(fc.constant('15551234567'), fc.string(), fc.integer()),
-          type: fc.constantFrom('text', 'image', 'template', 'interactive', 'bogus'),
-          data: fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 3 }),
-          emails: fc.array(fc.oneof(fc.emailAddress(), fc.string()), { maxLength: 3 }),
-          phoneNumber: fc.oneof(fc.string(), fc.stringMatching(/^[0-9]{8,15}$/)),
-        }, { requiredKeys: [] })
+        .record(
+          {
+            fromPhoneNumber: fc.oneof(fc.constant('15550100001'), fc.string(), fc.jsonValue({ maxDepth: 3 })),
+            templateName: fc.oneof(fc.constant('order_update'), fc.string()),
+            to: fc.oneof(fc.constant('15551234567'), fc.string(), fc.integer()),
+            type: fc.constantFrom('text', 'image', 'template', 'interactive', 'bogus'),
+            data: fc.array(fc.jsonValue({ maxDepth: 3 }), { maxLength: 3 }),
+            emails: fc.array(fc.oneof(fc.emailAddress(), fc.string()), { maxLength: 3 }),
+            phoneNumber: fc.oneof(fc.string(), fc.stringMatching(/^[0-9]{8,15}$/)),
+          },
+          { requiredKeys: [] },
+        )
         .map((value) => ({ raw: JSON.stringify(value) })),
     },
     { weight: 1, arbitrary: fc.string({ maxLength: 200 }).map((raw) => ({ raw })) },
@@ -89,7 +92,10 @@ const body = (): fc.Arbitrary<{ raw: string }> =>
 const extraHeaders = (): fc.Arbitrary<Record<string, string>> =>
   fc.dictionary(
     fc.constantFrom('idempotency-key', 'content-type', 'x-forwarded-for', 'accept', 'x-amz-date', 'user-agent'),
-    fc.oneof(fc.string({ maxLength: 60 }).filter((value) => /^[\x20-\x7e]*$/.test(value)), fc.constant('application/json')),
+    fc.oneof(
+      fc.string({ maxLength: 60 }).filter((value) => /^[\x20-\x7e]*$/.test(value)),
+      fc.constant('application/json'),
+    ),
     { maxKeys: 3 },
   );
 
@@ -102,31 +108,36 @@ async function send(route: RouteDefinition, path: string, headers: Record<string
 }
 
 describe('every route of the manifest under random input', () => {
-  it.each(routes.map((route) => [`${route.method} ${publicPath(route)}`, route] as const))('%s: no 5xx, surface error shape, nothing internal', async (_name, route) => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.array(pathParameter(), { minLength: 3, maxLength: 3 }),
-        fc.constantFrom('valid', 'valid', 'valid', 'foreign', 'junk', 'missing') as fc.Arbitrary<'valid' | 'foreign' | 'junk' | 'missing'>,
-        extraHeaders(),
-        body(),
-        fc.dictionary(fc.constantFrom('phone_number', 'limit', 'status', 'page', 'pageSize', 'fields', 'tag'), fc.string({ maxLength: 30 }), { maxKeys: 2 }),
-        async (parameters, credential, headers, { raw }, query) => {
-          const search = new URLSearchParams(query).toString();
-          const path = fillPath(route, parameters) + (search ? `?${search}` : '');
-          const response = await send(route, path, { ...headers, ...credentialHeaders(route.auth, credential) }, raw);
-          expect(response.status).toBeLessThan(500);
-          expectNothingInternal(response);
-          if (response.status >= 400) expectSurfaceErrorShape(route.surface, response);
-        },
-      ),
-      { numRuns: RUNS_PER_ROUTE, ...(SEED === undefined ? {} : { seed: SEED }) },
-    );
-  });
+  it.each(routes.map((route) => [`${route.method} ${publicPath(route)}`, route] as const))(
+    '%s: no 5xx, surface error shape, nothing internal',
+    async (_name, route) => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(pathParameter(), { minLength: 3, maxLength: 3 }),
+          fc.constantFrom('valid', 'valid', 'valid', 'foreign', 'junk', 'missing') as fc.Arbitrary<'valid' | 'foreign' | 'junk' | 'missing'>,
+          extraHeaders(),
+          body(),
+          fc.dictionary(fc.constantFrom('phone_number', 'limit', 'status', 'page', 'pageSize', 'fields', 'tag'), fc.string({ maxLength: 30 }), { maxKeys: 2 }),
+          async (parameters, credential, headers, { raw }, query) => {
+            const search = new URLSearchParams(query).toString();
+            const path = fillPath(route, parameters) + (search ? `?${search}` : '');
+            const response = await send(route, path, { ...headers, ...credentialHeaders(route.auth, credential) }, raw);
+            expect(response.status).toBeLessThan(500);
+            expectNothingInternal(response);
+            if (response.status >= 400) expectSurfaceErrorShape(route.surface, response);
+          },
+        ),
+        { numRuns: RUNS_PER_ROUTE, ...(SEED === undefined ? {} : { seed: SEED }) },
+      );
+    },
+  );
 });
 
 describe('JSON nested 10,000 levels deep', () => {
   const deep = '['.repeat(10_000) + ']'.repeat(10_000);
-  const jsonRoutes = routes.filter((route) => route.method !== 'GET' && route.method !== 'HEAD' && (route.method !== 'DELETE' || route.body === 'json') && (route.body ?? 'json') === 'json');
+  const jsonRoutes = routes.filter(
+    (route) => route.method !== 'GET' && route.method !== 'HEAD' && (route.method !== 'DELETE' || route.body === 'json') && (route.body ?? 'json') === 'json',
+  );
   const bodies = {
     'at the top': deep,
     'inside fields': `{"messaging_product":"whatsapp","to":"15551234567","type":"text","fromPhoneNumber":"15550100001","text":${deep},"data":${deep},"emails":${deep},"template":${deep},"phoneNumber":${deep}}`,

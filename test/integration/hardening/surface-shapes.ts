@@ -28,7 +28,8 @@ export function expectSurfaceErrorShape(surface: SurfaceName, response: TestResp
   if (surface === 'clicks' && response.status === 404) {
     // HEAD's answer has no body.
     const page = response.body ?? '';
-    if (typeof page !== 'string' || !(page === '' || page.startsWith('<!doctype html>'))) throw new Error(`not the clicks page: ${String(response.body).slice(0, 300)}`);
+    if (typeof page !== 'string' || !(page === '' || page.startsWith('<!doctype html>')))
+      throw new Error(`not the clicks page: ${String(response.body).slice(0, 300)}`);
     return;
   }
   const body = response.body as Record<string, any>;
@@ -61,5 +62,6 @@ export function expectSurfaceErrorShape(surface: SurfaceName, response: TestResp
   })();
   if (!ok) throw new Error(`not the ${surface} error shape: ${describe()}`);
   // An HTTP API's route throttle cannot add Retry-After (docs/OPERATIONS.md "Front doors"); Meta retries with its own backoff.
-  if (response.status === 429 && !response.headers.get('retry-after') && surfaces[surface].frontDoor !== 'http-api') throw new Error(`429 without Retry-After: ${describe()}`);
+  if (response.status === 429 && !response.headers.get('retry-after') && surfaces[surface].frontDoor !== 'http-api')
+    throw new Error(`429 without Retry-After: ${describe()}`);
 }

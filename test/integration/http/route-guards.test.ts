@@ -29,7 +29,9 @@ async function burst(count: number, send: () => Promise<TestResponse>): Promise<
 
 it("Meta's handshake (GET /hooks/meta/whatsapp) is throttled for all callers together, in the HTTP API's own 429", async () => {
   const { methodThrottle } = routeGuards['meta-verification'];
-  const { admitted, throttled, seconds } = await burst(40, () => runtime.call('GET', '/hooks/meta/whatsapp?hub.mode=subscribe&hub.verify_token=x&hub.challenge=1'));
+  const { admitted, throttled, seconds } = await burst(40, () =>
+    runtime.call('GET', '/hooks/meta/whatsapp?hub.mode=subscribe&hub.verify_token=x&hub.challenge=1'),
+  );
   expect(throttled.length).toBeGreaterThan(0);
   expect(admitted.length).toBeLessThanOrEqual(methodThrottle.burstLimit + Math.ceil(methodThrottle.rateLimit * seconds) + 1);
   // Unconfigured Meta app: the function refuses the handshake; only the gateway answers 429.

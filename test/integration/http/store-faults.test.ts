@@ -16,9 +16,17 @@ const faultOf = (kind: FaultKind): Error => {
     case 'timeout':
       return Object.assign(new Error('Socket timed out after 2000 ms'), { name: 'TimeoutError' });
     case 'throttling':
-      return new ProvisionedThroughputExceededException({ message: 'The level of configured provisioned throughput for the table was exceeded', $metadata: { httpStatusCode: 400 } });
+      return new ProvisionedThroughputExceededException({
+        message: 'The level of configured provisioned throughput for the table was exceeded',
+        $metadata: { httpStatusCode: 400 },
+      });
     case 'validation':
-      return new DynamoDBServiceException({ name: 'ValidationException', $fault: 'client', message: 'One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit', $metadata: { httpStatusCode: 400 } });
+      return new DynamoDBServiceException({
+        name: 'ValidationException',
+        $fault: 'client',
+        message: 'One or more parameter values were invalid: Aggregated size of all range keys has exceeded the size limit',
+        $metadata: { httpStatusCode: 400 },
+      });
   }
 };
 
@@ -63,7 +71,8 @@ describe('storage faults on every store', () => {
   });
 
   const v1 = () => runtime.call('GET', '/v1/contacts', { headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` } });
-  const status = async () => runtime.call('GET', `${BASE}/status/pub_no-such-job`, { headers: keyHeader((await issueKey(runtime.demo.organizationId)).secret) });
+  const status = async () =>
+    runtime.call('GET', `${BASE}/status/pub_no-such-job`, { headers: keyHeader((await issueKey(runtime.demo.organizationId)).secret) });
   const send = async (headers: Record<string, string> = {}) =>
     runtime.call('POST', `${BASE}/send-template-broadcast`, {
       headers: { ...keyHeader((await issueKey(runtime.demo.organizationId)).secret), ...headers },
@@ -88,7 +97,9 @@ describe('storage faults on every store', () => {
       body: { template: { name: 'order_update', language: 'en_US' }, recipients: [{ to: '15557775000', parameters: ['Ada', 'A-1'] }] },
     });
 
-  const stores: Array<[string, () => string, 'dynamo' | 'sqs', () => Promise<{ status: number; headers: Headers; body: any }>, 'v1' | 'broadcast' | 'upstream']> = [
+  const stores: Array<
+    [string, () => string, 'dynamo' | 'sqs', () => Promise<{ status: number; headers: Headers; body: any }>, 'v1' | 'broadcast' | 'upstream']
+  > = [
     ['tenancy (authentication)', () => tables.tenancy!, 'dynamo', v1, 'v1'],
     ['rate limits', () => tables.rateLimits!, 'dynamo', v1, 'v1'],
     ['inbox', () => tables.inbox!, 'dynamo', v1, 'v1'],

@@ -12,7 +12,6 @@ import { DEMO, sleep } from '../broadcast/broadcast-test-kit';
 
 jest.setTimeout(120_000);
 
-
 describe('identity changes and marketing preferences, from the sandbox’s signed webhooks', () => {
   const kit = useSignedWebhookRuntime();
   const { sandbox, settle, optOuts, sentTo } = kit;

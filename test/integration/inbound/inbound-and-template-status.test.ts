@@ -60,12 +60,21 @@ describe('inbound messages and template status events, through the local runtime
 
   it('an inbound message becomes a v1 contact and conversation with lastInboundAt; a redelivery changes nothing', async () => {
     const sender = org.senders[0]!;
-    const inboundMessage = message({ from: '447700900777', phoneNumberId: `pn${sender}`, businessPhoneNumber: sender, timestamp: new Date('2026-03-02T08:59:00.000Z') });
+    const inboundMessage = message({
+      from: '447700900777',
+      phoneNumberId: `pn${sender}`,
+      businessPhoneNumber: sender,
+      timestamp: new Date('2026-03-02T08:59:00.000Z'),
+    });
     await inbound.recordInbound(org.organizationId, inboundMessage);
 
     const contacts = await v1('/contacts', org.auth);
     expect(contacts.status).toBe(200);
-    expect(contacts.body).toMatchObject({ success: true, meta: { total: 1 }, data: [{ phoneNumber: '447700900777', name: 'Grace Hopper', tags: [], attributes: {} }] });
+    expect(contacts.body).toMatchObject({
+      success: true,
+      meta: { total: 1 },
+      data: [{ phoneNumber: '447700900777', name: 'Grace Hopper', tags: [], attributes: {} }],
+    });
     const contactId = contacts.body.data[0].id;
     const conversations = await v1('/conversations', org.auth);
     expect(conversations.body).toMatchObject({
@@ -109,13 +118,23 @@ describe('inbound messages and template status events, through the local runtime
       expect(refused.status).toBe(400);
       const rule =
         "toPhoneNumber has not written to fromPhoneNumber in the last 24 hours: free-form messages are allowed only within 24 hours of the customer's last message; send an approved template instead";
-      expect(refused.body).toMatchObject({ statusCode: 400, status: false, status_code: 400, message: rule, data: { error: { code: 'OUTSIDE_SERVICE_WINDOW', message: rule } } });
+      expect(refused.body).toMatchObject({
+        statusCode: 400,
+        status: false,
+        status_code: 400,
+        message: rule,
+        data: { error: { code: 'OUTSIDE_SERVICE_WINDOW', message: rule } },
+      });
       expect(await jobCount(runtime.demo.organizationId)).toBe(jobsBefore);
 
       await inboundFrom(to, wholeSeconds(new Date()));
       const accepted = await send(to);
       expect(accepted.status).toBe(200);
-      await eventually(async () => acceptedTo(to).length, (count) => count === 1, 20_000);
+      await eventually(
+        async () => acceptedTo(to).length,
+        (count) => count === 1,
+        20_000,
+      );
       // Only the accepted send reached the sandbox.
       expect(acceptedTo(to)).toHaveLength(1);
     });
@@ -123,7 +142,11 @@ describe('inbound messages and template status events, through the local runtime
     it('a recipient with nothing recorded (unknown window) is sent, as before', async () => {
       const to = '447700900802';
       expect((await send(to)).status).toBe(200);
-      await eventually(async () => acceptedTo(to).length, (count) => count === 1, 20_000);
+      await eventually(
+        async () => acceptedTo(to).length,
+        (count) => count === 1,
+        20_000,
+      );
     });
   });
 
@@ -166,12 +189,22 @@ describe('inbound messages and template status events, through the local runtime
       const services = getServices();
       const states = new DynamoDbTemplateStates(services.clients.dynamoDb, services.config.tableNames.messaging!);
       const at = new Date('2026-03-01T09:00:00.000Z');
-      expect(await states.record('waba_states_test', { name: 't', language: 'en', status: 'PAUSED', reason: 'Low quality', templateId: 'tpl_9', at })).toBe(true);
+      expect(await states.record('waba_states_test', { name: 't', language: 'en', status: 'PAUSED', reason: 'Low quality', templateId: 'tpl_9', at })).toBe(
+        true,
+      );
       expect(await states.record('waba_states_test', { name: 't', language: 'en', status: 'APPROVED', templateId: 'tpl_9', at })).toBe(false);
-      expect(await states.record('waba_states_test', { name: 't', language: 'en', status: 'APPROVED', templateId: 'tpl_9', at: new Date(at.getTime() - 1) })).toBe(false);
-      expect(await states.statesOf('waba_states_test')).toEqual([{ name: 't', language: 'en', status: 'PAUSED', reason: 'Low quality', templateId: 'tpl_9', at }]);
-      expect(await states.record('waba_states_test', { name: 't', language: 'en', status: 'DISABLED', templateId: 'tpl_9', at: new Date(at.getTime() + 1000) })).toBe(true);
-      expect(await states.statesOf('waba_states_test')).toEqual([{ name: 't', language: 'en', status: 'DISABLED', templateId: 'tpl_9', at: new Date(at.getTime() + 1000) }]);
+      expect(
+        await states.record('waba_states_test', { name: 't', language: 'en', status: 'APPROVED', templateId: 'tpl_9', at: new Date(at.getTime() - 1) }),
+      ).toBe(false);
+      expect(await states.statesOf('waba_states_test')).toEqual([
+        { name: 't', language: 'en', status: 'PAUSED', reason: 'Low quality', templateId: 'tpl_9', at },
+      ]);
+      expect(
+        await states.record('waba_states_test', { name: 't', language: 'en', status: 'DISABLED', templateId: 'tpl_9', at: new Date(at.getTime() + 1000) }),
+      ).toBe(true);
+      expect(await states.statesOf('waba_states_test')).toEqual([
+        { name: 't', language: 'en', status: 'DISABLED', templateId: 'tpl_9', at: new Date(at.getTime() + 1000) },
+      ]);
       expect(await states.statesOf('waba_other')).toEqual([]);
     });
 
@@ -179,7 +212,14 @@ describe('inbound messages and template status events, through the local runtime
       const services = getServices();
       const states = new DynamoDbTemplateStates(services.clients.dynamoDb, services.config.tableNames.messaging!);
       const at = new Date('2026-03-01T09:00:00.000Z');
-      const attribute = (kind: 'quality' | 'category', value: string, when: Date) => ({ name: 't', language: 'en', templateId: 'tpl_9', kind, value, at: when });
+      const attribute = (kind: 'quality' | 'category', value: string, when: Date) => ({
+        name: 't',
+        language: 'en',
+        templateId: 'tpl_9',
+        kind,
+        value,
+        at: when,
+      });
       expect(await states.recordAttribute('waba_attributes_test', attribute('category', 'MARKETING', at))).toBe(true);
       expect(await states.recordAttribute('waba_attributes_test', attribute('category', 'UTILITY', new Date(at.getTime() - 1000)))).toBe(false);
       expect(await states.recordAttribute('waba_attributes_test', attribute('quality', 'YELLOW', at))).toBe(true);

@@ -63,7 +63,10 @@ describe('a 3.5 MiB signed batch of 2,500 inbound messages with BSUID contacts',
     // The contacts alone, as a queue message holds them (JSON-escaped), are over its 256 KiB.
     expect(Buffer.byteLength(JSON.stringify(JSON.stringify(batch.entry[0]!.changes[0]!.value.contacts)))).toBeGreaterThan(256 * 1024);
 
-    const answer = await runtime.call('POST', '/hooks/meta/whatsapp', { rawBody: raw, headers: { 'X-Hub-Signature-256': signWebhookBody(raw, runtime.demo.metaAppSecret) } });
+    const answer = await runtime.call('POST', '/hooks/meta/whatsapp', {
+      rawBody: raw,
+      headers: { 'X-Hub-Signature-256': signWebhookBody(raw, runtime.demo.metaAppSecret) },
+    });
     expect([answer.status, answer.body]).toEqual([200, { received: true }]);
 
     // Waiting on the event sources, not polling the list (listing 2,500 contacts is itself work for the store);

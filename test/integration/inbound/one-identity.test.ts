@@ -35,10 +35,13 @@ describe('one identity per user, from the sandbox’s signed webhooks', () => {
     expect((await sandbox('POST', '/webhooks/inbound', { phoneNumberId: DEMO.phoneNumberId1, fromUserId, text })).status).toBe(200);
     await settle();
   };
-  const contactNamed = async (name: string) => ((await v1(`/contacts?search=${name}`)).body.data as Array<Record<string, unknown>>);
+  const contactNamed = async (name: string) => (await v1(`/contacts?search=${name}`)).body.data as Array<Record<string, unknown>>;
   async function broadcast(recipient: Record<string, unknown>): Promise<Row> {
     const other = { countryCode: '91', toPhoneNumber: String(9_600_000_000 + Math.floor(Math.random() * 1_000_000)), templateParams: ['Bo', 'ORD-2'] };
-    const accepted = await kit.runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: keyHeader(kit.key), body: orderUpdate([{ ...recipient, templateParams: ['Ana', 'ORD-1'] } as never, other]) });
+    const accepted = await kit.runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: keyHeader(kit.key),
+      body: orderUpdate([{ ...recipient, templateParams: ['Ana', 'ORD-1'] } as never, other]),
+    });
     expect(accepted.status).toBe(200);
     const jobId = accepted.headers.get('x-broadcast-job-id')!;
     await waitForTerminal(kit.runtime.demo.organizationId, jobId, 60_000);
@@ -65,7 +68,11 @@ describe('one identity per user, from the sandbox’s signed webhooks', () => {
     await user(phone, 'ana.identity', true);
     await writes(userId, 'Are you there?');
     expect(await optOuts()).toContainEqual({ phoneNumber: phone, source: 'keyword', createdAt: expect.any(String) });
-    expect(await broadcast({ countryCode: '91', toPhoneNumber: phone.slice(2) })).toMatchObject({ toPhoneNumber: phone.slice(2), status: 'FAILED', failureReasonCode: 'OPTED_OUT' });
+    expect(await broadcast({ countryCode: '91', toPhoneNumber: phone.slice(2) })).toMatchObject({
+      toPhoneNumber: phone.slice(2),
+      status: 'FAILED',
+      failureReasonCode: 'OPTED_OUT',
+    });
     // The same contact now holds the number too.
     expect(await contactNamed('ana.identity')).toEqual([expect.objectContaining({ id: contact!.id, phoneNumber: phone, userId })]);
   });
@@ -73,7 +80,10 @@ describe('one identity per user, from the sandbox’s signed webhooks', () => {
   it('a contact and an opt-out written before BSUIDs (phone-keyed, old item shape) are found and extended, and the opt-out follows the pair', async () => {
     const phone = '919500777002';
     const organizationId = kit.runtime.demo.organizationId;
-    const created = await kit.runtime.call('POST', '/v1/contacts', { headers: { authorization: `Bearer ${kit.runtime.demo.v1ApiKey}` }, body: { phoneNumber: phone, name: 'Legacy Lee' } });
+    const created = await kit.runtime.call('POST', '/v1/contacts', {
+      headers: { authorization: `Bearer ${kit.runtime.demo.v1ApiKey}` },
+      body: { phoneNumber: phone, name: 'Legacy Lee' },
+    });
     expect(created.status).toBe(201);
     // An opt-out item as written before records had a state or a write token.
     const context = createCompositionContext(getServices().config);
@@ -87,7 +97,9 @@ describe('one identity per user, from the sandbox’s signed webhooks', () => {
 
     const userId = await user(phone, 'lee.legacy', true);
     await writes(userId, 'Hi, it is Lee');
-    expect(await contactNamed('Legacy')).toEqual([expect.objectContaining({ id: created.body.data.id, phoneNumber: phone, userId, username: 'lee.legacy', name: 'Legacy Lee' })]);
+    expect(await contactNamed('Legacy')).toEqual([
+      expect.objectContaining({ id: created.body.data.id, phoneNumber: phone, userId, username: 'lee.legacy', name: 'Legacy Lee' }),
+    ]);
     expect(await optOuts()).toContainEqual({ phoneNumber: null, userId, source: 'api', createdAt: expect.any(String) });
     expect(await broadcast({ userId })).toMatchObject({ userId, status: 'FAILED', failureReasonCode: 'OPTED_OUT' });
   });

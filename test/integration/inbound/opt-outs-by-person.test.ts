@@ -11,7 +11,6 @@ import { DEMO } from '../broadcast/broadcast-test-kit';
 
 jest.setTimeout(120_000);
 
-
 describe('an opt-out in either form of a Mexican number reaches the paired BSUID', () => {
   const kit = useSignedWebhookRuntime();
   const { sandbox, settle, optOuts, sentTo } = kit;

@@ -17,7 +17,10 @@ describe('a number in standby', () => {
 
   it('posts inbound on `standby`; a STOP there is recorded as an opt-out; free-form sends from it answer 131070', async () => {
     const from = '919500888001';
-    expect((await sandbox('POST', `/phone-numbers/${DEMO.phoneNumberId1}/standby`, { standby: true })).body).toEqual({ phoneNumberId: DEMO.phoneNumberId1, standby: true });
+    expect((await sandbox('POST', `/phone-numbers/${DEMO.phoneNumberId1}/standby`, { standby: true })).body).toEqual({
+      phoneNumberId: DEMO.phoneNumberId1,
+      standby: true,
+    });
     await sandbox('DELETE', '/webhooks/deliveries');
 
     expect((await sandbox('POST', '/webhooks/inbound', { phoneNumberId: DEMO.phoneNumberId1, from, text: 'STOP' })).status).toBe(200);

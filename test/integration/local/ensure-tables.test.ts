@@ -47,6 +47,8 @@ describe('ensureTables on kept local data', () => {
         ],
       }),
     );
-    await expect(ensureTables(client, nameOf)).rejects.toThrow(/Local table old-messaging .* lacks index gsi2.*Delete the local DynamoDB data \(\.local\/dynamodb/);
+    await expect(ensureTables(client, nameOf)).rejects.toThrow(
+      /Local table old-messaging .* lacks index gsi2.*Delete the local DynamoDB data \(\.local\/dynamodb/,
+    );
   });
 });

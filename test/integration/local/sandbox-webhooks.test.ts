@@ -23,7 +23,11 @@ describe('sandbox webhooks in the local runtime', () => {
     const { demo, sandbox } = runtime;
     expect(metaWebhookPath).toBe('/hooks/meta/whatsapp');
     expect(runtime.webhookUrl).toBe(`${runtime.baseUrl}/hooks/meta/whatsapp`);
-    expect(demo).toMatchObject({ webhookUrl: runtime.webhookUrl, metaAppSecret: expect.stringMatching(/^[0-9a-f]{64}$/), webhookVerifyToken: expect.any(String) });
+    expect(demo).toMatchObject({
+      webhookUrl: runtime.webhookUrl,
+      metaAppSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
+      webhookVerifyToken: expect.any(String),
+    });
     expect(sandbox!.webhooks.settings()).toMatchObject({ url: runtime.webhookUrl, appSecretConfigured: true, active: true });
 
     const saved = JSON.parse(readFileSync(join(runtime.dataDirectory, 'demo.json'), 'utf8'));

@@ -313,7 +313,10 @@ describe('SQS event source', () => {
 
   it('never runs more than maxConcurrency handlers at once', async () => {
     const queue = createQueue();
-    await sendBodies(queue, Array.from({ length: 12 }, (_, i) => `c${i}`));
+    await sendBodies(
+      queue,
+      Array.from({ length: 12 }, (_, i) => `c${i}`),
+    );
     let running = 0;
     let peak = 0;
     let done = 0;

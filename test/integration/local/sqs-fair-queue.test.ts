@@ -4,7 +4,14 @@
  * messages carry a MessageGroupId. The local event source (local/sqs-event-source.ts) drains it
  * as Lambda would; every message is handled exactly once and received once.
  */
-import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+} from '@aws-sdk/client-sqs';
 import type { SQSRecord } from 'aws-lambda';
 import { emulatorCredentials, emulatorRegion, startFauxqsEmulator, type RunningEmulator } from '../../../local/emulators';
 import { startSqsEventSource, type SqsEventSource } from '../../../local/sqs-event-source';
@@ -89,11 +96,13 @@ describe('the local queue as an SQS fair queue', () => {
     expect(records.every((record) => record.attributes.ApproximateReceiveCount === '1')).toBe(true);
     const aOrder = bodies.filter((body) => body.startsWith('org_A-')).map((body) => Number(body.slice('org_A-'.length)));
     if (concurrency === 1) expect(aOrder).toEqual([...aOrder].sort((x, y) => x - y));
-    const left = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }));
+    const left = await sqs.send(
+      new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    );
     expect(left.Attributes).toEqual({ ApproximateNumberOfMessages: '0', ApproximateNumberOfMessagesNotVisible: '0' });
   });
 
-  it('can fail: the same message in the backlog\'s own group waits behind all 200', async () => {
+  it("can fail: the same message in the backlog's own group waits behind all 200", async () => {
     const queue = await createQueue();
     await send(queue.url, 'org_A', 200);
     await send(queue.url, 'org_A', 1, 'late');
@@ -122,8 +131,18 @@ describe('the local queue as an SQS fair queue', () => {
   it('returns the group a standard queue message was sent with, as AWS does', async () => {
     const queue = await createQueue();
     await sqs.send(new SendMessageCommand({ QueueUrl: queue.url, MessageBody: 'one', MessageGroupId: 'org_C' }));
-    await sqs.send(new SendMessageBatchCommand({ QueueUrl: queue.url, Entries: [{ Id: 'a', MessageBody: 'two', MessageGroupId: 'org_D' }, { Id: 'b', MessageBody: 'three' }] }));
-    const received = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queue.url, MaxNumberOfMessages: 10, MessageSystemAttributeNames: ['MessageGroupId'] }));
+    await sqs.send(
+      new SendMessageBatchCommand({
+        QueueUrl: queue.url,
+        Entries: [
+          { Id: 'a', MessageBody: 'two', MessageGroupId: 'org_D' },
+          { Id: 'b', MessageBody: 'three' },
+        ],
+      }),
+    );
+    const received = await sqs.send(
+      new ReceiveMessageCommand({ QueueUrl: queue.url, MaxNumberOfMessages: 10, MessageSystemAttributeNames: ['MessageGroupId'] }),
+    );
     const groups = Object.fromEntries((received.Messages ?? []).map((message) => [message.Body, message.Attributes?.MessageGroupId]));
     expect(groups).toEqual({ one: 'org_C', two: 'org_D', three: undefined });
   });

@@ -85,7 +85,12 @@ it.each([
   const taken = await listenOnFreePort();
   try {
     const takenPort = portOf(taken);
-    const ports = { PORT: String(await freePort()), SANDBOX_PORT: String(await freePort()), IDENTITY_PORT: String(await freePort()), [setting]: String(takenPort) };
+    const ports = {
+      PORT: String(await freePort()),
+      SANDBOX_PORT: String(await freePort()),
+      IDENTITY_PORT: String(await freePort()),
+      [setting]: String(takenPort),
+    };
     const run = await runStart({ ...ports, LOCAL_DATA_DIR: dataDirectory });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`port ${takenPort} (${what}) is already in use`);

@@ -18,7 +18,8 @@ const probe = (options: { timeoutSeconds?: number; services?: Record<string, obj
     timeoutSeconds: options.timeoutSeconds ?? 10,
     memoryMb: 256,
     services: options.services,
-    context: (awsRequestId, deadline) => localLambdaContextFields({ functionName: 'probe', region: 'eu-west-1', memoryLimitInMB: '256', deadline, awsRequestId }),
+    context: (awsRequestId, deadline) =>
+      localLambdaContextFields({ functionName: 'probe', region: 'eu-west-1', memoryLimitInMB: '256', deadline, awsRequestId }),
   });
 
 describe('a function in its own thread', () => {
@@ -26,7 +27,12 @@ describe('a function in its own thread', () => {
     process.env.PROBE_HOST_ONLY = 'host';
     const host = probe();
     try {
-      const answer = (await host.invoke({ kind: 'env' })) as { given: Record<string, string>; processEnv: Record<string, string>; functionName: string; remainingMs: number };
+      const answer = (await host.invoke({ kind: 'env' })) as {
+        given: Record<string, string>;
+        processEnv: Record<string, string>;
+        functionName: string;
+        remainingMs: number;
+      };
       expect(answer.given).toEqual({ PROBE_OWN: 'mine', AWS_REGION: 'eu-west-1' });
       expect(answer.processEnv).toEqual({ PROBE_OWN: 'mine', AWS_REGION: 'eu-west-1' });
       expect(answer.functionName).toBe('probe');
@@ -85,7 +91,10 @@ describe('the local runtime in threads mode', () => {
   const sendsTo = (prefix: string) => runtime.sandbox!.acceptedMessages().filter((message) => String((message.body as { to?: unknown }).to).startsWith(prefix));
 
   it('drains a 2,500-recipient broadcast to completion, every recipient exactly once', async () => {
-    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, { headers: key(), body: orderUpdate(recipients(2_500, { first: 9_620_000_000 })) });
+    const accepted = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
+      headers: key(),
+      body: orderUpdate(recipients(2_500, { first: 9_620_000_000 })),
+    });
     expect(accepted.status).toBe(202);
     const final = await waitForTerminal(runtime.demo.organizationId, accepted.body.data.jobId, 90_000);
     expect(final).toMatchObject({ status: 'COMPLETED', summary: { sent: 2_500, failed: 0, unknown: 0 } });

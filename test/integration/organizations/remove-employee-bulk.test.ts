@@ -13,7 +13,8 @@ describe('remove-employee-bulk', () => {
   const remove = (body: unknown, token: string | null = runtime.demo.orgToken, rawBody?: string) =>
     runtime.call('POST', PATH, { headers: token === null ? {} : { authorization: `Bearer ${token}` }, body, rawBody });
   const tenancy = () => getServices().tenancy;
-  const membersOf = async (organizationId: string) => (await tenancy().repository.listMembershipsOfOrganization(organizationId)).map((member) => member.email).sort();
+  const membersOf = async (organizationId: string) =>
+    (await tenancy().repository.listMembershipsOfOrganization(organizationId)).map((member) => member.email).sort();
   const addEmployees = async (organizationId: string, emails: string[]) => {
     for (const email of emails) await tenancy().admin.addEmployee({ organizationId, email, role: 'member' });
   };
@@ -50,7 +51,9 @@ describe('remove-employee-bulk', () => {
 
   it('matches e-mails case-insensitively after trimming and reports duplicates once', async () => {
     await addEmployees(runtime.demo.organizationId, ['grace@demo-retail.example']);
-    const response = await remove({ emails: ['  Grace@DEMO-Retail.example ', 'grace@demo-retail.example', 'GHOST@demo-retail.example', 'ghost@demo-retail.example'] });
+    const response = await remove({
+      emails: ['  Grace@DEMO-Retail.example ', 'grace@demo-retail.example', 'GHOST@demo-retail.example', 'ghost@demo-retail.example'],
+    });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ removedEmails: ['grace@demo-retail.example'], notFoundEmails: ['ghost@demo-retail.example'] });
   });

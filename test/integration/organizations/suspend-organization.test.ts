@@ -65,32 +65,66 @@ describe('suspend-organization and resume-organization', () => {
   const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
   /** One call per kind of credential and surface, each answered past authentication while the organization is active. */
   const surfaceCalls = (): SurfaceCall[] => [
-    { name: 'broadcast key (x-api-key)', surface: 'broadcast', activeStatus: 200, call: () => runtime.call('GET', `${BASE}/phone-numbers`, { headers: keyHeader(credentials.apiKey) }) },
+    {
+      name: 'broadcast key (x-api-key)',
+      surface: 'broadcast',
+      activeStatus: 200,
+      call: () => runtime.call('GET', `${BASE}/phone-numbers`, { headers: keyHeader(credentials.apiKey) }),
+    },
     // The earlier routes answer a bad key 400 "User is not signed up yet"; a valid one reaches validation.
-    { name: 'broadcast key on an earlier route', surface: 'broadcast', activeStatus: 400, call: () => runtime.call('POST', `${BASE}/send-single`, { headers: keyHeader(credentials.apiKey), body: {} }) },
-    { name: 'key minted by generate-key', surface: 'broadcast', activeStatus: 404, call: () => runtime.call('GET', `${BASE}/status/pub_doesnotexist000000000000`, { headers: keyHeader(credentials.mintedKey) }) },
+    {
+      name: 'broadcast key on an earlier route',
+      surface: 'broadcast',
+      activeStatus: 400,
+      call: () => runtime.call('POST', `${BASE}/send-single`, { headers: keyHeader(credentials.apiKey), body: {} }),
+    },
+    {
+      name: 'key minted by generate-key',
+      surface: 'broadcast',
+      activeStatus: 404,
+      call: () => runtime.call('GET', `${BASE}/status/pub_doesnotexist000000000000`, { headers: keyHeader(credentials.mintedKey) }),
+    },
     {
       name: 'organization token',
       surface: 'organization',
       activeStatus: 404,
-      call: () => runtime.call('POST', '/v2/organizations/public/remove-employee-bulk', { headers: bearer(credentials.orgToken), body: { emails: ['nobody@suspended.example'] } }),
+      call: () =>
+        runtime.call('POST', '/v2/organizations/public/remove-employee-bulk', {
+          headers: bearer(credentials.orgToken),
+          body: { emails: ['nobody@suspended.example'] },
+        }),
     },
-    { name: 'upstream access token', surface: 'upstream', activeStatus: 200, call: () => runtime.call('GET', '/staging/api/v2/upstream/phone-numbers', { headers: bearer(credentials.accessToken) }) },
+    {
+      name: 'upstream access token',
+      surface: 'upstream',
+      activeStatus: 200,
+      call: () => runtime.call('GET', '/staging/api/v2/upstream/phone-numbers', { headers: bearer(credentials.accessToken) }),
+    },
     { name: 'v1 key', surface: 'v1', activeStatus: 200, call: () => runtime.call('GET', '/v1/contacts', { headers: bearer(credentials.v1ApiKey) }) },
   ];
 
   /** The code where the surface's error body carries one (the organization surface's contract body has only the message). */
   const codeOf = (surface: SurfaceName, response: TestResponse): string | undefined =>
-    surface === 'broadcast' ? response.body.data?.error?.code : surface === 'v1' ? response.body.error?.code : surface === 'upstream' ? response.body.error?.type : undefined;
+    surface === 'broadcast'
+      ? response.body.data?.error?.code
+      : surface === 'v1'
+        ? response.body.error?.code
+        : surface === 'upstream'
+          ? response.body.error?.type
+          : undefined;
 
   const sendsOf = (phoneNumberId: string) => runtime.sandbox!.acceptedMessages().filter((message) => message.phoneNumberId === phoneNumberId);
   const recipientsWith = async (jobId: string, status: string): Promise<number> => {
     let count = 0;
     let cursor: string | null = null;
     do {
-      const page: TestResponse = await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients?status=${status}&limit=1000${cursor ? `&cursor=${cursor}` : ''}`, {
-        headers: keyHeader(credentials.apiKey),
-      });
+      const page: TestResponse = await runtime.call(
+        'GET',
+        `${BASE}/broadcasts/${jobId}/recipients?status=${status}&limit=1000${cursor ? `&cursor=${cursor}` : ''}`,
+        {
+          headers: keyHeader(credentials.apiKey),
+        },
+      );
       expect(page.status).toBe(200);
       count += page.body.data.recipients.length;
       cursor = page.body.data.nextCursor;
@@ -117,7 +151,12 @@ describe('suspend-organization and resume-organization', () => {
     expect(running.status).toBe(202);
     const runningId: string = running.body.data.jobId;
     const scheduledId: string = scheduled.body.data.jobId;
-    await eventually(async () => sendsOf(org.phoneNumberId).length, (count) => count >= 100, 30_000, 50);
+    await eventually(
+      async () => sendsOf(org.phoneNumberId).length,
+      (count) => count >= 100,
+      30_000,
+      50,
+    );
 
     const suspendedAt = Date.now();
     const report = (await runOrganizationAdminCommand(getServices().suspensions, 'suspend-organization', {
@@ -157,7 +196,12 @@ describe('suspend-organization and resume-organization', () => {
     expect(await getServices().broadcast.broadcasts.getJob(runningId)).toMatchObject({ cancelReason: 'ORGANIZATION_SUSPENDED' });
 
     // The scheduled job: its time passes, nothing goes out.
-    await eventually(async () => Date.now(), (now) => now > Date.parse(scheduledAt) + 2_000, 20_000, 250);
+    await eventually(
+      async () => Date.now(),
+      (now) => now > Date.parse(scheduledAt) + 2_000,
+      20_000,
+      250,
+    );
     expect(sendsOf(org.phoneNumberId).filter((message) => String((message.body as { to?: unknown }).to).startsWith('919620'))).toEqual([]);
     expect(await readJob(org.organizationId, scheduledId)).toMatchObject({ status: 'CANCELLED', summary: { cancelled: 5, sent: 0, pending: 0 } });
     expect((await getServices().broadcast.broadcasts.getJob(scheduledId))!.firedAt).toBeUndefined();
@@ -187,7 +231,10 @@ describe('suspend-organization and resume-organization', () => {
     const jobId: string = accepted.body.data.jobId;
     // Only the record, as if the job had been recorded after the suspension's passes listed the jobs.
     const now = new Date().toISOString();
-    await getServices().tenancy.repository.setOrganizationSuspension(other.organizationId, { suspension: { suspendedAt: now, reason: 'race' }, updatedAt: now });
+    await getServices().tenancy.repository.setOrganizationSuspension(other.organizationId, {
+      suspension: { suspendedAt: now, reason: 'race' },
+      updatedAt: now,
+    });
 
     const job = await eventually(
       async () => getServices().broadcast.broadcasts.getJob(jobId),
@@ -197,7 +244,12 @@ describe('suspend-organization and resume-organization', () => {
     );
     expect(job).toMatchObject({ cancelReason: 'ORGANIZATION_SUSPENDED' });
     expect(job!.firedAt).toBeUndefined();
-    await eventually(async () => Date.now(), (time) => time > Date.parse(scheduledAt) + 2_000, 10_000, 250);
+    await eventually(
+      async () => Date.now(),
+      (time) => time > Date.parse(scheduledAt) + 2_000,
+      10_000,
+      250,
+    );
     expect(sendsOf(other.phoneNumberId)).toEqual([]);
     expect(await readJob(other.organizationId, jobId)).toMatchObject({ status: 'CANCELLED', summary: { cancelled: 3, pending: 0 } });
   }, 60_000);
@@ -206,7 +258,11 @@ describe('suspend-organization and resume-organization', () => {
     const resumedOrg = await provisionOrganization(runtime, { name: 'Resumed Ltd', walletMicros: 10_000_000 });
     const scheduled = await runtime.call('POST', `${BASE}/send-template-broadcast`, {
       headers: keyHeader(resumedOrg.apiKey),
-      body: orderUpdate(recipients(2, { first: 9_640_000_000 }), { fromPhoneNumber: resumedOrg.phoneNumber, broadcastName: 'before', scheduledAt: inSeconds(120) }),
+      body: orderUpdate(recipients(2, { first: 9_640_000_000 }), {
+        fromPhoneNumber: resumedOrg.phoneNumber,
+        broadcastName: 'before',
+        scheduledAt: inSeconds(120),
+      }),
     });
     expect(scheduled.status).toBe(202);
     const services = getServices().suspensions;
@@ -231,10 +287,17 @@ describe('suspend-organization and resume-organization', () => {
       },
     };
 
-    const report = (await runOrganizationAdminCommand(ports, 'suspend-organization', { org: resumedOrg.organizationId, reason: 'race', 'settle-seconds': '1' })) as SuspensionReport;
+    const report = (await runOrganizationAdminCommand(ports, 'suspend-organization', {
+      org: resumedOrg.organizationId,
+      reason: 'race',
+      'settle-seconds': '1',
+    })) as SuspensionReport;
 
     expect(report.cancelledJobs.map((job) => job.jobId)).toEqual([scheduled.body.data.jobId]);
-    expect(report.passes).toMatchObject([{ pass: 1, cancelled: 1 }, { pass: 2, cancelled: 0, skipped: { because: 'resumed', resumedAt: expect.any(String) } }]);
+    expect(report.passes).toMatchObject([
+      { pass: 1, cancelled: 1 },
+      { pass: 2, cancelled: 0, skipped: { because: 'resumed', resumedAt: expect.any(String) } },
+    ]);
     expect(report.organization).toMatchObject({ status: 'active' });
     expect(report.outcome).toMatch(/Pass 1 cancelled 1 job\. Pass 2 skipped: the organization was resumed at .+\. The organization is active now\.$/);
     const final = await waitForTerminal(resumedOrg.organizationId, acceptedId);

@@ -30,7 +30,14 @@ const destination = (index: number) => `https://shop.example/p/${index}?utm_sour
 const USERS = Array.from({ length: 10 }, (_, offset) => PEOPLE - 10 + offset);
 const range = (from: number, count: number) => Array.from({ length: count }, (_, offset) => from + offset);
 
-type Row = { toPhoneNumber: string; status: string; repliedAt?: string | null; buttonPayload?: string | null; firstClickAt?: string | null; clicks?: number | null };
+type Row = {
+  toPhoneNumber: string;
+  status: string;
+  repliedAt?: string | null;
+  buttonPayload?: string | null;
+  firstClickAt?: string | null;
+  clicks?: number | null;
+};
 type CustomerEvent = { id: string; type: string; data: Record<string, unknown> };
 
 describe('what a campaign earned', () => {
@@ -57,9 +64,19 @@ describe('what a campaign earned', () => {
     const registered = await call('POST', '/webhooks', { url: receiver.url, events: ['message.replied', 'button.tapped', 'link.clicked'] });
     expect(registered.status).toBe(201);
     // Every message delivered at once, half of them read (seeded), no duplicates: the counts below are exact.
-    await callSandbox(runtime.sandboxUrl, 'POST', '/webhooks', { sentDelayMs: 0, deliveredDelayMs: 0, readDelayMs: 0, readRate: 0.5, duplicateRate: 0, reorderRate: 0 });
+    await callSandbox(runtime.sandboxUrl, 'POST', '/webhooks', {
+      sentDelayMs: 0,
+      deliveredDelayMs: 0,
+      readDelayMs: 0,
+      readRate: 0.5,
+      duplicateRate: 0,
+      reorderRate: 0,
+    });
     await createOutcomeTemplate(runtime, clickBaseUrl);
-    for (const index of USERS) expect((await callSandbox(runtime.sandboxUrl, 'POST', '/users', { phone: full(index), username: `outcome.${index}`, phoneWithheld: false })).status).toBe(200);
+    for (const index of USERS)
+      expect((await callSandbox(runtime.sandboxUrl, 'POST', '/users', { phone: full(index), username: `outcome.${index}`, phoneWithheld: false })).status).toBe(
+        200,
+      );
     const listed = (await callSandbox(runtime.sandboxUrl, 'GET', '/users')).body.data as Array<{ phone?: string; userIds?: Record<string, string> }>;
     for (const entry of listed) if (entry.phone && entry.userIds) bsuids.set(entry.phone, entry.userIds[demoIds.businessId]!);
   }, 60_000);
@@ -77,7 +94,11 @@ describe('what a campaign earned', () => {
 
   /** Creates and launches the campaign; waits for its final state and every status webhook. */
   async function runCampaign(): Promise<{ campaignId: string; jobId: string }> {
-    const members = range(0, PEOPLE).map((index) => ({ countryCode: '91', toPhoneNumber: national(index), attributes: { first_name: `P${index}`, product_url: destination(index) } }));
+    const members = range(0, PEOPLE).map((index) => ({
+      countryCode: '91',
+      toPhoneNumber: national(index),
+      attributes: { first_name: `P${index}`, product_url: destination(index) },
+    }));
     const audienceId = await audienceOf(call, 'Outcomes', members);
     const created = await call('POST', '/campaigns', {
       name: 'Spring outcomes',
@@ -110,7 +131,8 @@ describe('what a campaign earned', () => {
     ))!;
     // Polled through the use case (no HTTP: the status class allows 30 requests a minute).
     await eventually(
-      async () => (await readJob(runtime.demo.organizationId, jobId!).catch(() => undefined))?.summary as { sent: number; pending: number; heldOut?: number } | undefined,
+      async () =>
+        (await readJob(runtime.demo.organizationId, jobId!).catch(() => undefined))?.summary as { sent: number; pending: number; heldOut?: number } | undefined,
       (summary) => summary !== undefined && summary.pending === 0 && summary.sent + (summary.heldOut ?? 0) === PEOPLE,
       180_000,
       500,
@@ -131,8 +153,14 @@ describe('what a campaign earned', () => {
     const { campaignId, jobId } = await runCampaign();
     const before = await rowsOf(campaignId);
     const indexOf = (phone: string) => Number(phone.slice(-10)) - 9_500_000_000;
-    const heldOut = [...before.values()].filter((row) => row.status === 'HELD_OUT').map((row) => indexOf(row.toPhoneNumber)).sort((a, b) => a - b);
-    const sentPeople = [...before.values()].filter((row) => row.status !== 'HELD_OUT').map((row) => indexOf(row.toPhoneNumber)).sort((a, b) => a - b);
+    const heldOut = [...before.values()]
+      .filter((row) => row.status === 'HELD_OUT')
+      .map((row) => indexOf(row.toPhoneNumber))
+      .sort((a, b) => a - b);
+    const sentPeople = [...before.values()]
+      .filter((row) => row.status !== 'HELD_OUT')
+      .map((row) => indexOf(row.toPhoneNumber))
+      .sort((a, b) => a - b);
     // 10 % of 1,000 drawn per person: about 100, never anyone twice.
     expect(heldOut.length).toBeGreaterThan(60);
     expect(heldOut.length).toBeLessThan(140);
@@ -166,7 +194,9 @@ describe('what a campaign earned', () => {
       ...textWithContext.map((index) => ({ from: full(index), text: stops.includes(index) ? 'STOP' : 'Sounds good', contextId: message(index).messageId })),
       ...tapYes.map((index) => ({ from: full(index), button: { payload: 'YES', text: 'Yes please' }, contextId: message(index).messageId })),
       ...tapLater.map((index) => ({ from: full(index), button: { payload: 'LATER', text: 'Not now' }, contextId: message(index).messageId })),
-      ...lastTouch.map((index) => (byBsuid.includes(index) ? { userId: bsuids.get(full(index))!, text: 'Is it still on?' } : { from: full(index), text: 'Is it still on?' })),
+      ...lastTouch.map((index) =>
+        byBsuid.includes(index) ? { userId: bsuids.get(full(index))!, text: 'Is it still on?' } : { from: full(index), text: 'Is it still on?' },
+      ),
       // Written 73 hours after delivery (Meta's time of the message): past the 72-hour window.
       ...afterWindow.map((index) => ({ from: full(index), text: 'Late question', timestamp: now + 73 * 3600 })),
       ...holdoutWriters.map((index) => ({ from: full(index), text: 'Do you have offers?' })),
@@ -238,12 +268,25 @@ describe('what a campaign earned', () => {
     for (const index of range(0, PEOPLE)) {
       const row = csvByPhone.get(national(index))!;
       const expected = expectedOf(index);
-      expect([index, row.repliedAt !== '', row.buttonPayload || null, Number(row.clicks || 0)]).toEqual([index, expected.replied, expected.buttonPayload, expected.clicks]);
+      expect([index, row.repliedAt !== '', row.buttonPayload || null, Number(row.clicks || 0)]).toEqual([
+        index,
+        expected.replied,
+        expected.buttonPayload,
+        expected.clicks,
+      ]);
     }
 
     // Follow-up audiences (dry runs): read but did not reply; clicked; tapped YES.
     const followUp = (audience: Record<string, unknown>) =>
-      call('POST', `/campaigns/${campaignId}/follow-up?dryRun=true`, { broadcastName: 'Nudge', fromPhoneNumber: DEMO.sender1, templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', globalTemplateParams: ['there', 'X'], audience });
+      call('POST', `/campaigns/${campaignId}/follow-up?dryRun=true`, {
+        broadcastName: 'Nudge',
+        fromPhoneNumber: DEMO.sender1,
+        templateName: 'order_update',
+        templateLanguage: 'en_US',
+        templateType: 'UTILITY',
+        globalTemplateParams: ['there', 'X'],
+        audience,
+      });
     const readNoReply = [...rows.values()].filter((row) => row.status === 'READ' && !row.repliedAt).length;
     expect(readNoReply).toBeGreaterThan(100);
     const readNotReplied = await followUp({ statuses: ['READ'], replied: false });
@@ -259,7 +302,9 @@ describe('what a campaign earned', () => {
     // Customer events: one message.replied per attributed reply, one button.tapped per tap, one link.clicked per counted click.
     const ofCampaign = await eventually(
       async () => events().filter((event) => event.data.jobId === jobId),
-      (received) => received.filter((event) => event.type === 'link.clicked').length >= clickers.length + twice.length && received.filter((event) => event.type === 'message.replied').length >= replied.size,
+      (received) =>
+        received.filter((event) => event.type === 'link.clicked').length >= clickers.length + twice.length &&
+        received.filter((event) => event.type === 'message.replied').length >= replied.size,
       60_000,
       250,
     );

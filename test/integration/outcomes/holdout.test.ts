@@ -19,7 +19,12 @@ jest.setTimeout(180_000);
 const COUNT = 200;
 const MINUTE = 60_000;
 const national = (index: number) => String(9_500_000_000 + index);
-const member = (index: number) => ({ ...personOf({ phone: { countryCode: '91', toPhoneNumber: national(index) } }, new Map()), attributes: { first_name: `P${index}` }, tags: [], updatedAt: new Date().toISOString() });
+const member = (index: number) => ({
+  ...personOf({ phone: { countryCode: '91', toPhoneNumber: national(index) } }, new Map()),
+  attributes: { first_name: `P${index}` },
+  tags: [],
+  updatedAt: new Date().toISOString(),
+});
 
 describe('a campaign with a holdout', () => {
   let runtime: TestRuntime;
@@ -49,7 +54,11 @@ describe('a campaign with a holdout', () => {
     const audiences = new DynamoDbAudienceStore(services.clients.dynamoDb, services.config.tableNames.inbox);
     const at = new Date().toISOString();
     await audiences.createAudience({ audienceId: 'aud_holdout', organizationId, name: 'Holdout', memberCount: 0, createdAt: at, updatedAt: at });
-    await audiences.upsertMembers(organizationId, 'aud_holdout', Array.from({ length: COUNT }, (_, index) => member(index)));
+    await audiences.upsertMembers(
+      organizationId,
+      'aud_holdout',
+      Array.from({ length: COUNT }, (_, index) => member(index)),
+    );
 
     const created = await runtime.call('POST', `${BASE}/campaigns`, {
       headers: keyHeader(key),
@@ -71,13 +80,23 @@ describe('a campaign with a holdout', () => {
     expect(refused.status).toBe(400);
     expect((await runtime.call('POST', `${BASE}/campaigns/${campaignId}/launch`, { headers: keyHeader(key) })).status).toBe(202);
 
-    const final = await eventually(() => get(`/campaigns/${campaignId}`), (view) => ['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'].includes(view.state), 120_000, 250);
+    const final = await eventually(
+      () => get(`/campaigns/${campaignId}`),
+      (view) => ['COMPLETED', 'COMPLETED_WITH_FAILURES', 'FAILED', 'CANCELLED'].includes(view.state),
+      120_000,
+      250,
+    );
     await settle();
     const everyone = Array.from({ length: COUNT }, (_, index) => `91${national(index)}`);
     const held = everyone.filter((to) => isHeldOut({ percent: 10 }, campaignId, to));
     const sent = everyone.filter((to) => !held.includes(to));
     expect(held.length).toBeGreaterThan(5);
-    expect(final).toMatchObject({ state: 'COMPLETED', holdout: { percent: 10 }, attributionWindowHours: 1, totals: { sendable: sent.length, sent: sent.length, failed: 0, queued: 0, heldOut: held.length } });
+    expect(final).toMatchObject({
+      state: 'COMPLETED',
+      holdout: { percent: 10 },
+      attributionWindowHours: 1,
+      totals: { sendable: sent.length, sent: sent.length, failed: 0, queued: 0, heldOut: held.length },
+    });
 
     // The sandbox accepted exactly the others, each once.
     const accepted = acceptedByRecipient(runtime);
@@ -87,19 +106,34 @@ describe('a campaign with a holdout', () => {
     // Listed HELD_OUT: the filter, the CSV.
     const jobId = final.jobId as string;
     const listed = await get(`/broadcasts/${jobId}/recipients?status=HELD_OUT&limit=1000`);
-    expect(listed.recipients.map((row: { countryCode: string; toPhoneNumber: string }) => `${row.countryCode}${row.toPhoneNumber}`).sort()).toEqual([...held].sort());
-    const csv = (await (await fetch(`${runtime.baseUrl}${BASE}/broadcasts/${jobId}/recipients?format=csv&limit=1000`, { headers: keyHeader(key) })).text()).split(/\r?\n/);
-    expect(csv.filter((line) => line.includes('HELD_OUT')).map((line) => held.find((to) => line.includes(to.slice(2)))).sort()).toEqual([...held].sort());
+    expect(listed.recipients.map((row: { countryCode: string; toPhoneNumber: string }) => `${row.countryCode}${row.toPhoneNumber}`).sort()).toEqual(
+      [...held].sort(),
+    );
+    const csv = (
+      await (await fetch(`${runtime.baseUrl}${BASE}/broadcasts/${jobId}/recipients?format=csv&limit=1000`, { headers: keyHeader(key) })).text()
+    ).split(/\r?\n/);
+    expect(
+      csv
+        .filter((line) => line.includes('HELD_OUT'))
+        .map((line) => held.find((to) => line.includes(to.slice(2))))
+        .sort(),
+    ).toEqual([...held].sort());
 
     // Without context: 3 held out inside the one-hour window, 2 after it; 4 sent people inside it.
-    const inbound = async (to: string) => expect((await sandbox('POST', '/webhooks/inbound', { phoneNumberId: DEMO.phoneNumberId1, from: to, text: 'Is the sale still on?' })).status).toBe(200);
+    const inbound = async (to: string) =>
+      expect((await sandbox('POST', '/webhooks/inbound', { phoneNumberId: DEMO.phoneNumberId1, from: to, text: 'Is the sale still on?' })).status).toBe(200);
     ahead = 20 * MINUTE;
     for (const to of [...held.slice(0, 3), ...sent.slice(0, 4)]) await inbound(to);
     ahead = 120 * MINUTE;
     for (const to of held.slice(3, 5)) await inbound(to);
     await settle();
 
-    const view = await eventually(() => get(`/campaigns/${campaignId}`), (read) => read.lift?.holdoutInbound === 3 && read.lift?.replied === 4, 30_000, 250);
+    const view = await eventually(
+      () => get(`/campaigns/${campaignId}`),
+      (read) => read.lift?.holdoutInbound === 3 && read.lift?.replied === 4,
+      30_000,
+      250,
+    );
     const rate = (count: number, of: number) => Math.round((count / of) * 10_000) / 10_000;
     expect(view.lift).toEqual({
       sentReplyRate: rate(4, sent.length),
@@ -115,9 +149,18 @@ describe('a campaign with a holdout', () => {
     expect(status.summary).toMatchObject({ heldOut: held.length, replied: 4, pending: 0, lift: view.lift });
 
     // A follow-up never reaches a held-out person, even one who wrote in (dry run: nothing sent).
-    const followUp = { broadcastName: 'again', fromPhoneNumber: DEMO.sender1, templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY' };
+    const followUp = {
+      broadcastName: 'again',
+      fromPhoneNumber: DEMO.sender1,
+      templateName: 'order_update',
+      templateLanguage: 'en_US',
+      templateType: 'UTILITY',
+    };
     const matched = async (audience: Record<string, unknown>) => {
-      const answer = await runtime.call('POST', `${BASE}/broadcasts/${jobId}/follow-up?dryRun=true`, { headers: keyHeader(key), body: { ...followUp, audience } });
+      const answer = await runtime.call('POST', `${BASE}/broadcasts/${jobId}/follow-up?dryRun=true`, {
+        headers: keyHeader(key),
+        body: { ...followUp, audience },
+      });
       expect(answer.status).toBe(200);
       return answer.body.data.audience.matched as number;
     };

@@ -22,7 +22,15 @@ const card = { currency: 'USD', rates: { '*': { utility: '0.01', marketing: '0.0
 const at = (minute: number) => new Date(Date.UTC(2026, 11, 1, 10, minute));
 const iso = (minute: number) => at(minute).toISOString();
 
-type Row = { toPhoneNumber: string; status: string; pricing?: { billable: boolean }; repliedAt?: string; buttonPayload?: string; firstClickAt?: string; clicks?: number };
+type Row = {
+  toPhoneNumber: string;
+  status: string;
+  pricing?: { billable: boolean };
+  repliedAt?: string;
+  buttonPayload?: string;
+  firstClickAt?: string;
+  clicks?: number;
+};
 
 describe('outcomes in the status summary, the recipients list and CSV, and follow-up audiences', () => {
   let runtime: TestRuntime;
@@ -68,11 +76,26 @@ describe('outcomes in the status summary, the recipients list and CSV, and follo
       [3, { kind: 'reply', at: at(7), via: 'last-touch' }],
       [3, { kind: 'opt-out', at: at(7) }],
     ];
-    const outcomes = new DynamoDbOutcomeStore(DynamoDBDocumentClient.from(runtime.dynamodb, { marshallOptions: { removeUndefinedValues: true } }), runtime.environment[tables.messaging.envVar]!);
-    await outcomes.recordOutcomes(jobId, events.map(([index, event]) => ({ location: { jobId, chunkIndex: 0, index }, event })));
+    const outcomes = new DynamoDbOutcomeStore(
+      DynamoDBDocumentClient.from(runtime.dynamodb, { marshallOptions: { removeUndefinedValues: true } }),
+      runtime.environment[tables.messaging.envVar]!,
+    );
+    await outcomes.recordOutcomes(
+      jobId,
+      events.map(([index, event]) => ({ location: { jobId, chunkIndex: 0, index }, event })),
+    );
 
     const { summary } = (await get(`/status/${jobId}`)).body.data;
-    expect(summary).toMatchObject({ sent: 8, replied: 3, clicked: 2, repliedByStop: 1, buttons: [{ index: 0, payload: 'YES', taps: 2 }, { index: 1, payload: 'NO', taps: 1 }] });
+    expect(summary).toMatchObject({
+      sent: 8,
+      replied: 3,
+      clicked: 2,
+      repliedByStop: 1,
+      buttons: [
+        { index: 0, payload: 'YES', taps: 2 },
+        { index: 1, payload: 'NO', taps: 1 },
+      ],
+    });
     expect(summary).not.toHaveProperty('heldOut');
     // The billed amount over 3 repliers and 2 clickers, to the micro-unit.
     const micros = Math.round(Number(summary.cost.amount) * 1_000_000);
@@ -95,7 +118,14 @@ describe('outcomes in the status summary, the recipients list and CSV, and follo
 
     // The dry run of a follow-up: who it would reach, nothing sent.
     const matched = async (audience: Record<string, unknown>) => {
-      const answer = await post(`/broadcasts/${jobId}/follow-up?dryRun=true`, { broadcastName: 'outcomes', fromPhoneNumber: DEMO.sender1, templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', audience });
+      const answer = await post(`/broadcasts/${jobId}/follow-up?dryRun=true`, {
+        broadcastName: 'outcomes',
+        fromPhoneNumber: DEMO.sender1,
+        templateName: 'order_update',
+        templateLanguage: 'en_US',
+        templateType: 'UTILITY',
+        audience,
+      });
       expect(answer.status).toBe(200);
       return answer.body.data.audience.matched as number;
     };
@@ -110,7 +140,14 @@ describe('outcomes in the status summary, the recipients list and CSV, and follo
     expect(await matched({ buttonPayloads: ['NO'], clicked: true })).toBe(1);
     expect(runtime.sandbox!.acceptedMessages()).toHaveLength(sentMessages);
 
-    const refused = await post(`/broadcasts/${jobId}/follow-up?dryRun=true`, { broadcastName: 'outcomes', fromPhoneNumber: DEMO.sender1, templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', audience: { buttonPayloads: [] } });
+    const refused = await post(`/broadcasts/${jobId}/follow-up?dryRun=true`, {
+      broadcastName: 'outcomes',
+      fromPhoneNumber: DEMO.sender1,
+      templateName: 'order_update',
+      templateLanguage: 'en_US',
+      templateType: 'UTILITY',
+      audience: { buttonPayloads: [] },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.message).toMatch(/audience\.buttonPayloads must hold at least 1 payload/);
   });

@@ -57,7 +57,9 @@ export function sentMessages(runtime: TestRuntime): Map<string, SentMessage[]> {
   const byRecipient = new Map<string, SentMessage[]>();
   for (const message of runtime.sandbox!.acceptedMessages()) {
     if (message.phoneNumberId !== DEMO.phoneNumberId1) continue;
-    const components = (message.body as { template?: { components?: Array<{ type: string; sub_type?: string; parameters?: Array<{ text?: string }> }> } }).template?.components ?? [];
+    const components =
+      (message.body as { template?: { components?: Array<{ type: string; sub_type?: string; parameters?: Array<{ text?: string }> }> } }).template
+        ?.components ?? [];
     const url = components.find((component) => component.type === 'button' && component.sub_type === 'url');
     const list = byRecipient.get(message.recipient) ?? [];
     list.push({ messageId: message.messageId, token: url?.parameters?.[0]?.text ?? '' });
@@ -114,7 +116,11 @@ export async function postInbound(runtime: TestRuntime, messages: readonly Inbou
               value: {
                 messaging_product: 'whatsapp',
                 metadata: { display_phone_number: DEMO.sender1, phone_number_id: DEMO.phoneNumberId1 },
-                contacts: part.map((inbound) => ({ profile: { name: 'Customer' }, ...(inbound.from ? { wa_id: inbound.from } : {}), ...(inbound.userId ? { user_id: inbound.userId } : {}) })),
+                contacts: part.map((inbound) => ({
+                  profile: { name: 'Customer' },
+                  ...(inbound.from ? { wa_id: inbound.from } : {}),
+                  ...(inbound.userId ? { user_id: inbound.userId } : {}),
+                })),
                 messages: part.map((inbound) => metaMessage(inbound, now)),
               },
             },
@@ -135,8 +141,16 @@ export async function postInbound(runtime: TestRuntime, messages: readonly Inbou
 }
 
 /** A GET (or HEAD) of a click URL without following the redirect. */
-export async function open(url: string, options: { method?: 'GET' | 'HEAD'; userAgent?: string } = {}): Promise<{ status: number; location: string | null; type: string | null; text: string }> {
-  const request = () => fetch(url, { method: options.method ?? 'GET', redirect: 'manual', headers: { 'user-agent': options.userAgent ?? 'Mozilla/5.0 (Linux; Android 14) Mobile Safari/537.36' } });
+export async function open(
+  url: string,
+  options: { method?: 'GET' | 'HEAD'; userAgent?: string } = {},
+): Promise<{ status: number; location: string | null; type: string | null; text: string }> {
+  const request = () =>
+    fetch(url, {
+      method: options.method ?? 'GET',
+      redirect: 'manual',
+      headers: { 'user-agent': options.userAgent ?? 'Mozilla/5.0 (Linux; Android 14) Mobile Safari/537.36' },
+    });
   let response = await request();
   // A loaded machine's local store may time out (503, or 500 for a key read that timed out): a person taps again.
   for (let attempt = 1; response.status >= 500 && attempt < 4; attempt += 1) {

@@ -41,7 +41,10 @@ describe('replies and taps attributed to a broadcast', () => {
     runtime = await startTestRuntime({ sandboxWebhooks: true, environment: { ...kitEnvironment }, sandbox: { now: () => Date.now() + ahead } });
     receiver = await startScriptedReceiver(() => 200);
     key = (await issueKey(runtime.demo.organizationId)).secret;
-    const registered = await runtime.call('POST', `${BASE}/webhooks`, { headers: keyHeader(key), body: { url: receiver.url, events: ['message.replied', 'button.tapped'] } });
+    const registered = await runtime.call('POST', `${BASE}/webhooks`, {
+      headers: keyHeader(key),
+      body: { url: receiver.url, events: ['message.replied', 'button.tapped'] },
+    });
     expect(registered.status).toBe(201);
     // Every status duplicated: a touch and an outcome are still written once.
     expect((await sandbox('POST', '/webhooks', { sentDelayMs: 0, deliveredDelayMs: 0, readRate: 0, duplicateRate: 1, reorderRate: 0 })).status).toBe(200);
@@ -61,7 +64,10 @@ describe('replies and taps attributed to a broadcast', () => {
       templateType: 'MARKETING',
       header: { type: 'text', text: 'Ada' },
       // Button 1 is the template's quick reply "Stop promotions"; its taps come back with this payload.
-      buttons: [{ index: 0, type: 'copy_code', couponCode: 'SUMMER20' }, { index: 1, type: 'quick_reply', payload: 'NO-PROMO' }],
+      buttons: [
+        { index: 0, type: 'copy_code', couponCode: 'SUMMER20' },
+        { index: 1, type: 'quick_reply', payload: 'NO-PROMO' },
+      ],
       attributionWindowHours: 1,
       data,
     };
@@ -116,7 +122,10 @@ describe('replies and taps attributed to a broadcast', () => {
         { index: 1, payload: 'NO-PROMO', taps: 3 },
       ],
     });
-    const listed = (await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(key) })).body.data.recipients as Array<{ repliedAt?: string | null; buttonPayload?: string | null }>;
+    const listed = (await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients`, { headers: keyHeader(key) })).body.data.recipients as Array<{
+      repliedAt?: string | null;
+      buttonPayload?: string | null;
+    }>;
     expect(listed.flatMap((row, index) => (row.repliedAt ? [index] : []))).toEqual(replied);
     expect(listed[5]).toMatchObject({ buttonPayload: 'NO-PROMO' });
 
@@ -128,8 +137,18 @@ describe('replies and taps attributed to a broadcast', () => {
     const distinct = [...new Map(events.map((event) => [event.id, event])).values()];
     const repliedEvents = distinct.filter((event) => event.type === 'message.replied');
     expect(repliedEvents.map((event) => event.data.recipientIndex).sort((a, b) => Number(a) - Number(b))).toEqual(replied);
-    expect(repliedEvents.filter((event) => event.data.via === 'last-touch').map((event) => event.data.recipientIndex).sort()).toEqual([10, 11, 12]);
-    expect(repliedEvents.find((event) => event.data.recipientIndex === 0)!.data).toMatchObject({ jobId, recipient: from(0), repliedTo: rows[0]!.messageId, via: 'context' });
+    expect(
+      repliedEvents
+        .filter((event) => event.data.via === 'last-touch')
+        .map((event) => event.data.recipientIndex)
+        .sort(),
+    ).toEqual([10, 11, 12]);
+    expect(repliedEvents.find((event) => event.data.recipientIndex === 0)!.data).toMatchObject({
+      jobId,
+      recipient: from(0),
+      repliedTo: rows[0]!.messageId,
+      via: 'context',
+    });
     const taps = distinct.filter((event) => event.type === 'button.tapped');
     expect(taps.map((event) => [event.data.recipientIndex, event.data.button]).sort((a, b) => Number(a[0]) - Number(b[0]))).toEqual([
       [5, { index: 1, payload: 'NO-PROMO' }],

@@ -42,7 +42,8 @@ describe('tracked links', () => {
   function linksByRecipient(): Map<string, string> {
     const links = new Map<string, string>();
     for (const message of runtime.sandbox!.acceptedMessages()) {
-      const components = (message.body as { template?: { components?: Array<{ type: string; parameters?: Array<{ text?: string }> }> } }).template?.components ?? [];
+      const components =
+        (message.body as { template?: { components?: Array<{ type: string; parameters?: Array<{ text?: string }> }> } }).template?.components ?? [];
       const button = components.find((component) => component.type === 'button');
       links.set(message.recipient, `${clickBaseUrl()}/r/${button?.parameters?.[0]?.text ?? ''}`);
     }
@@ -50,16 +51,29 @@ describe('tracked links', () => {
   }
 
   it('lists the template button as tracked and refuses an http destination, naming the field', async () => {
-    const listed = await runtime.call('GET', `/prod/api/v2/broadcast/public/templates?phone_number=${DEMO.sender1}`, { headers: { 'x-api-key': runtime.demo.apiKey } });
-    const template = (listed.body as { data: Array<{ name: string; parameters: { buttons?: unknown[] } }> }).data.find((entry) => entry.name === 'new_arrivals');
+    const listed = await runtime.call('GET', `/prod/api/v2/broadcast/public/templates?phone_number=${DEMO.sender1}`, {
+      headers: { 'x-api-key': runtime.demo.apiKey },
+    });
+    const template = (listed.body as { data: Array<{ name: string; parameters: { buttons?: unknown[] } }> }).data.find(
+      (entry) => entry.name === 'new_arrivals',
+    );
     expect(template?.parameters.buttons).toEqual([expect.objectContaining({ index: 0, type: 'URL', tracked: true })]);
-    const refused = await postBroadcast(runtime, tracked(richRecipients(1, 9_740_000_000, () => ({ templateParams: ['Ada'] })), { buttons: [{ index: 0, type: 'url', trackedUrl: 'http://shop.example/x' }] }));
+    const refused = await postBroadcast(
+      runtime,
+      tracked(
+        richRecipients(1, 9_740_000_000, () => ({ templateParams: ['Ada'] })),
+        { buttons: [{ index: 0, type: 'url', trackedUrl: 'http://shop.example/x' }] },
+      ),
+    );
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toMatch(/buttons\[0\]\.trackedUrl.*https/);
   });
 
   it('redirects a person and counts each click; HEAD and preview fetchers are redirected uncounted; unknown and altered tokens get the plain page', async () => {
-    const data = richRecipients(2, 9_741_000_000, (index) => ({ templateParams: [`Ada${index}`], ...(index === 1 && { buttons: [{ index: 0, type: 'url', trackedUrl: `${DESTINATION}&own=1` }] }) }));
+    const data = richRecipients(2, 9_741_000_000, (index) => ({
+      templateParams: [`Ada${index}`],
+      ...(index === 1 && { buttons: [{ index: 0, type: 'url', trackedUrl: `${DESTINATION}&own=1` }] }),
+    }));
     const accepted = await postBroadcast(runtime, tracked(data, { buttons: [{ index: 0, type: 'url', trackedUrl: DESTINATION }] }));
     expect(accepted.status).toBe(200);
     await runWorkersUntilIdle(runtime);
@@ -102,7 +116,13 @@ describe('tracked links', () => {
   });
 
   it('answers the redirect fast (p50 over 200 GETs: docs/PERFORMANCE.md)', async () => {
-    const accepted = await postBroadcast(runtime, tracked(richRecipients(1, 9_742_000_000, () => ({ templateParams: ['Ada'] })), { buttons: [{ index: 0, type: 'url', trackedUrl: DESTINATION }] }));
+    const accepted = await postBroadcast(
+      runtime,
+      tracked(
+        richRecipients(1, 9_742_000_000, () => ({ templateParams: ['Ada'] })),
+        { buttons: [{ index: 0, type: 'url', trackedUrl: DESTINATION }] },
+      ),
+    );
     expect(accepted.status).toBe(200);
     await runWorkersUntilIdle(runtime);
     const link = [...linksByRecipient().values()][0]!;

@@ -14,12 +14,12 @@ import { BASE, DEMO, issueKey, keyHeader, kitEnvironment } from '../broadcast/br
 
 jest.setTimeout(60_000);
 
-
 describe('the organization’s API keys', () => {
   let runtime: TestRuntime;
   let issuer: TestIssuer;
   let key: { secret: string; credentialId: string };
-  const asKey = (method: string, path: string, body?: unknown, secret = key.secret) => runtime.call(method, `${BASE}${path}`, { headers: keyHeader(secret), body });
+  const asKey = (method: string, path: string, body?: unknown, secret = key.secret) =>
+    runtime.call(method, `${BASE}${path}`, { headers: keyHeader(secret), body });
 
   /** A person's request, with their token (and nothing else), to the route's function. */
   const asPerson = (token: string, method: string, path: string, body?: unknown) => callAsPerson(runtime, token, method, `${BASE}${path}`, body);
@@ -32,7 +32,10 @@ describe('the organization’s API keys', () => {
 
   beforeAll(async () => {
     issuer = await startTestIssuer();
-    runtime = await startTestRuntime({ startWorkers: false, environment: { ...kitEnvironment, PEOPLE_OIDC_ISSUERS: JSON.stringify([{ issuer: issuer.issuer, audience: issuer.audience }]) } });
+    runtime = await startTestRuntime({
+      startWorkers: false,
+      environment: { ...kitEnvironment, PEOPLE_OIDC_ISSUERS: JSON.stringify([{ issuer: issuer.issuer, audience: issuer.audience }]) },
+    });
     key = await issueKey(runtime.demo.organizationId);
   }, 45_000);
   afterAll(async () => {
@@ -76,7 +79,11 @@ describe('the organization’s API keys', () => {
 
   it('a campaign manager is refused; a sender-bound key is out of scope; a number not the organization’s and an unknown id are named', async () => {
     const manager = await invite('keys-manager@people.example', 'campaign-manager');
-    for (const [method, path, body] of [['GET', '/api-keys'], ['POST', '/api-keys', {}], ['DELETE', `/api-keys/${key.credentialId}`]] as const) {
+    for (const [method, path, body] of [
+      ['GET', '/api-keys'],
+      ['POST', '/api-keys', {}],
+      ['DELETE', `/api-keys/${key.credentialId}`],
+    ] as const) {
       const refused = await asPerson(manager.token, method, path, body);
       expect([refused.status, refused.body.data.error.code]).toEqual([403, 'ROLE_NOT_ALLOWED']);
     }

@@ -34,12 +34,19 @@ async function startTestIssuer(): Promise<TestIssuer> {
   return {
     url,
     sign: (claims, key = privateKey) =>
-      new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setIssuer(url).setAudience(AUDIENCE).setSubject(`sub-${String(claims.email)}`).setIssuedAt().setExpirationTime('10m').sign(key),
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+        .setIssuer(url)
+        .setAudience(AUDIENCE)
+        .setSubject(`sub-${String(claims.email)}`)
+        .setIssuedAt()
+        .setExpirationTime('10m')
+        .sign(key),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
 
-describe('a person\'s token at the local gateway', () => {
+describe("a person's token at the local gateway", () => {
   let runtime: TestRuntime;
   let issuer: TestIssuer;
   const invoked: Array<{ group: string; operation: string }> = [];

@@ -44,7 +44,12 @@ it('keeps its signing key and accounts across a restart; the admin secret is new
   const port = await freePort();
   const first = await start(port);
   const { temporaryPassword } = await first.identity.accounts.ensureAccount('ana@example.com');
-  const { tokens } = await signInAsPerson(createOidcBrowser(), { discovery: first.discovery, redirectUri: `${consoleOrigin}/console/`, email: 'ana@example.com', password: temporaryPassword! });
+  const { tokens } = await signInAsPerson(createOidcBrowser(), {
+    discovery: first.discovery,
+    redirectUri: `${consoleOrigin}/console/`,
+    email: 'ana@example.com',
+    password: temporaryPassword!,
+  });
   const firstSecret = first.identity.adminSecret;
   await first.identity.stop();
   // fetch's pool still holds the keep-alive sockets the stop closed until it reads their end: let it.
@@ -55,7 +60,12 @@ it('keeps its signing key and accounts across a restart; the admin secret is new
   expect(second.identity.adminSecret).not.toBe(firstSecret);
   const verifier = createJoseTokenVerifier({ issuers: [{ issuer: second.identity.issuer, audience: 'console' }] });
   expect(await verifier.verify(tokens.id_token)).toMatchObject({ email: 'ana@example.com' });
-  await signInAsPerson(createOidcBrowser(), { issuer: second.identity.issuer, redirectUri: `${consoleOrigin}/prod/api/v2/console/`, email: 'ana@example.com', password: temporaryPassword! });
+  await signInAsPerson(createOidcBrowser(), {
+    issuer: second.identity.issuer,
+    redirectUri: `${consoleOrigin}/prod/api/v2/console/`,
+    email: 'ana@example.com',
+    password: temporaryPassword!,
+  });
 });
 
 it('answers 503 until the console is registered, while its admin endpoint already works', async () => {

@@ -38,7 +38,11 @@ const refresh = (refreshToken: string) =>
   });
 
 const admin = (path: string, body: unknown, secret = runtime.environment.LOCAL_IDENTITY_ADMIN_SECRET!) =>
-  fetch(`${runtime.environment.LOCAL_IDENTITY_ADMIN_URL}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body: JSON.stringify(body) });
+  fetch(`${runtime.environment.LOCAL_IDENTITY_ADMIN_URL}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` },
+    body: JSON.stringify(body),
+  });
 
 it('tells the functions and demo.json where people sign in, with a demo person per role', () => {
   expect(JSON.parse(runtime.environment.PEOPLE_OIDC_ISSUERS!)).toEqual([{ issuer, audience: 'console' }]);
@@ -79,19 +83,32 @@ it('signs a demo person in through its own page and issues an ID token the API v
   expect(await userinfo.json()).toMatchObject({ email: manager.email, email_verified: true });
   expect(userinfo.headers.get('access-control-allow-origin')).toBe(runtime.baseUrl);
   expect((await fetch(discovery.jwks_uri!, { headers: { origin: runtime.baseUrl } })).headers.get('access-control-allow-origin')).toBeTruthy();
-  const foreign = await fetch(discovery.token_endpoint!, { method: 'POST', headers: { origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'not-a-refresh-token', client_id: 'console' }) });
+  const foreign = await fetch(discovery.token_endpoint!, {
+    method: 'POST',
+    headers: { origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'not-a-refresh-token', client_id: 'console' }),
+  });
   expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
 
   const signOut = new URL(discovery.end_session_endpoint!);
-  for (const [name, value] of Object.entries({ id_token_hint: tokens.id_token, post_logout_redirect_uri: consolePage, state: 'bye' })) signOut.searchParams.set(name, value);
+  for (const [name, value] of Object.entries({ id_token_hint: tokens.id_token, post_logout_redirect_uri: consolePage, state: 'bye' }))
+    signOut.searchParams.set(name, value);
   const confirm = await browser.request(signOut.href);
   expect(confirm.status).toBe(200);
   expect(confirm.text).toContain('data-confirmed="yes"');
-  const done = await browser.follow(new URL(formAction(confirm.text)!, issuer).href, { form: { xsrf: inputValue(confirm.text, 'xsrf')!, logout: 'yes' } }, consolePage);
+  const done = await browser.follow(
+    new URL(formAction(confirm.text)!, issuer).href,
+    { form: { xsrf: inputValue(confirm.text, 'xsrf')!, logout: 'yes' } },
+    consolePage,
+  );
   expect(done.url).toBe(`${consolePage}?state=bye`);
   expect((await refresh(tokens.refresh_token!)).status).toBe(400);
   // Signed out: the next authorization asks for the password again.
-  const again = await browser.follow(`${discovery.authorization_endpoint}?${new URLSearchParams({ client_id: 'console', response_type: 'code', scope: 'openid email', redirect_uri: consolePage, code_challenge: pkcePair().challenge, code_challenge_method: 'S256' })}`, undefined, consolePage);
+  const again = await browser.follow(
+    `${discovery.authorization_endpoint}?${new URLSearchParams({ client_id: 'console', response_type: 'code', scope: 'openid email', redirect_uri: consolePage, code_challenge: pkcePair().challenge, code_challenge_method: 'S256' })}`,
+    undefined,
+    consolePage,
+  );
   expect(again.text).toContain('id="password"');
 });
 
@@ -99,7 +116,9 @@ it('serves an accessible sign-in page under a strict CSP, and refuses a wrong pa
   const viewer = runtime.demo.people.find((person) => person.role === 'viewer')!;
   const browser = createOidcBrowser();
   const { challenge } = pkcePair();
-  const page = await browser.follow(`${discovery.authorization_endpoint}?${new URLSearchParams({ client_id: 'console', response_type: 'code', scope: 'openid email', redirect_uri: consolePage, code_challenge: challenge, code_challenge_method: 'S256' })}`);
+  const page = await browser.follow(
+    `${discovery.authorization_endpoint}?${new URLSearchParams({ client_id: 'console', response_type: 'code', scope: 'openid email', redirect_uri: consolePage, code_challenge: challenge, code_challenge_method: 'S256' })}`,
+  );
   const csp = page.headers.get('content-security-policy')!;
   expect(csp).toContain("default-src 'none'");
   expect(csp).not.toContain('unsafe-inline');
@@ -118,7 +137,11 @@ it('serves an accessible sign-in page under a strict CSP, and refuses a wrong pa
 });
 
 it('refuses an authorization without PKCE', async () => {
-  const answer = await createOidcBrowser().follow(`${discovery.authorization_endpoint}?${new URLSearchParams({ client_id: 'console', response_type: 'code', scope: 'openid email', redirect_uri: consolePage })}`, undefined, consolePage);
+  const answer = await createOidcBrowser().follow(
+    `${discovery.authorization_endpoint}?${new URLSearchParams({ client_id: 'console', response_type: 'code', scope: 'openid email', redirect_uri: consolePage })}`,
+    undefined,
+    consolePage,
+  );
   expect(new URL(answer.url).searchParams.get('error')).toBe('invalid_request');
 });
 

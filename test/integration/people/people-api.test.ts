@@ -14,7 +14,6 @@ import { audienceOf } from '../campaigns/campaign-test-kit';
 
 jest.setTimeout(120_000);
 
-
 describe('people on the broadcast API', () => {
   let runtime: TestRuntime;
   let issuer: TestIssuer;
@@ -32,7 +31,9 @@ describe('people on the broadcast API', () => {
 
   beforeAll(async () => {
     issuer = await startTestIssuer();
-    runtime = await startTestRuntime({ environment: { ...kitEnvironment, PEOPLE_OIDC_ISSUERS: JSON.stringify([{ issuer: issuer.issuer, audience: issuer.audience }]) } });
+    runtime = await startTestRuntime({
+      environment: { ...kitEnvironment, PEOPLE_OIDC_ISSUERS: JSON.stringify([{ issuer: issuer.issuer, audience: issuer.audience }]) },
+    });
     key = (await issueKey(runtime.demo.organizationId)).secret;
   }, 60_000);
   afterAll(async () => {
@@ -73,14 +74,16 @@ describe('people on the broadcast API', () => {
     expect([send.status, JSON.stringify(send.body)]).toEqual([403, expect.stringContaining('PERSON_NOT_ALLOWED')]);
   });
 
-  it('an admin manages people; a removed person\'s next request answers 401; the last admin keeps the role', async () => {
+  it("an admin manages people; a removed person's next request answers 401; the last admin keeps the role", async () => {
     const admin = await invite('admin@people.example', 'admin');
     const zoe = await invite('zoe@people.example', 'viewer');
     expect((await asPerson(zoe.token, 'GET', '/people')).status).toBe(403);
 
     const listed = await asPerson(admin.token, 'GET', '/people');
     expect(listed.status).toBe(200);
-    expect(listed.body.data.people).toEqual(expect.arrayContaining([{ personId: zoe.personId, email: 'zoe@people.example', role: 'viewer', joinedAt: expect.any(String) }]));
+    expect(listed.body.data.people).toEqual(
+      expect.arrayContaining([{ personId: zoe.personId, email: 'zoe@people.example', role: 'viewer', joinedAt: expect.any(String) }]),
+    );
     expect(JSON.stringify(listed.body)).not.toContain('usagePlanKey');
 
     const again = await asPerson(admin.token, 'POST', '/people', { email: 'zoe@people.example', role: 'admin' });

@@ -39,13 +39,26 @@ describe('a canary that halts a bad campaign', () => {
     }
   };
   /** Every message the sandbox accepted for these numbers, by recipient. */
-  const sendsTo = (prefix: string) => runtime.sandbox!.acceptedMessages().filter((message) => message.phoneNumberId === DEMO.phoneNumberId1 && message.recipient.startsWith(prefix));
+  const sendsTo = (prefix: string) =>
+    runtime.sandbox!.acceptedMessages().filter((message) => message.phoneNumberId === DEMO.phoneNumberId1 && message.recipient.startsWith(prefix));
   const view = async (campaignId: string) => (await call('GET', `/campaigns/${campaignId}`)).body.data;
-  const viewUntil = (campaignId: string, done: (data: Record<string, any>) => boolean) => eventually(() => view(campaignId), (data) => data !== undefined && done(data), 180_000, 500);
+  const viewUntil = (campaignId: string, done: (data: Record<string, any>) => boolean) =>
+    eventually(
+      () => view(campaignId),
+      (data) => data !== undefined && done(data),
+      180_000,
+      500,
+    );
 
   beforeAll(async () => {
     runtime = await startTestRuntime({
-      environment: { ...kitEnvironment, CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS: '1', CANARY_RECHECK_SECONDS: '1', HALT_CHECK_SECONDS: '1', PAUSE_RECHECK_SECONDS: '1' },
+      environment: {
+        ...kitEnvironment,
+        CAMPAIGN_EXPANSION_MAX_DELAY_SECONDS: '1',
+        CANARY_RECHECK_SECONDS: '1',
+        HALT_CHECK_SECONDS: '1',
+        PAUSE_RECHECK_SECONDS: '1',
+      },
       overrides: { clock },
     });
     receiver = await startScriptedReceiver(() => 200);
@@ -58,7 +71,11 @@ describe('a canary that halts a bad campaign', () => {
 
   /** A campaign of 200 members (numbers `91<prefix>…`) with the send rules given, launched. */
   async function launched(name: string, prefix: string, rules: Record<string, unknown>): Promise<string> {
-    const members = Array.from({ length: MEMBERS }, (_, index) => ({ countryCode: '91', toPhoneNumber: String(Number(`${prefix.slice(2)}0000000`) + index), attributes: { first_name: `C${index}` } }));
+    const members = Array.from({ length: MEMBERS }, (_, index) => ({
+      countryCode: '91',
+      toPhoneNumber: String(Number(`${prefix.slice(2)}0000000`) + index),
+      attributes: { first_name: `C${index}` },
+    }));
     const audienceId = await audienceOf(call, name, members);
     const created = await call('POST', '/campaigns', {
       name,
@@ -81,7 +98,9 @@ describe('a canary that halts a bad campaign', () => {
     const observing = await viewUntil(campaignId, (data) => data.canary?.state === 'observing' && data.canary.observeUntil !== undefined);
     expect(observing.canary.slice).toBe(SLICE);
     expect(sendsTo(prefix)).toHaveLength(SLICE);
-    const replies = sendsTo(prefix).slice(0, stops).map((message) => ({ from: message.recipient, text: 'STOP', contextId: message.messageId }));
+    const replies = sendsTo(prefix)
+      .slice(0, stops)
+      .map((message) => ({ from: message.recipient, text: 'STOP', contextId: message.messageId }));
     await postInbound(runtime, replies);
     if (stops > 0) await viewUntil(campaignId, (data) => data.totals.repliedByStop === stops);
     // The observation holds (the expander looks every second) until the clock passes it.
@@ -99,14 +118,24 @@ describe('a canary that halts a bad campaign', () => {
 
     clock.shiftBy((OBSERVE_MINUTES + 1) * 60_000);
     const paused = await viewUntil(campaignId, (data) => data.state === 'PAUSED');
-    const figures = { stage: 'canary', measured: { optOutRate: 0.03, failureRate: 0, blockRate: 0, qualityDrop: false }, thresholds: haltIf, exceeded: ['optOutRate'], sent: SLICE, counts: { optOuts: 3, failures: 0, blocks: 0 } };
+    const figures = {
+      stage: 'canary',
+      measured: { optOutRate: 0.03, failureRate: 0, blockRate: 0, qualityDrop: false },
+      thresholds: haltIf,
+      exceeded: ['optOutRate'],
+      sent: SLICE,
+      counts: { optOuts: 3, failures: 0, blocks: 0 },
+    };
     expect(paused.pause).toMatchObject({ pausedBy: 'canary', reason: 'CANARY_HALTED', failsAt: null, halt: figures });
     expect(paused.canary).toMatchObject({ state: 'halted', slice: SLICE, verdict: figures });
     expect(paused.sendRules).toEqual({ canary: { count: SLICE, observeMinutes: OBSERVE_MINUTES, haltIf }, haltIf });
     const status = (await call('GET', `/status/${paused.jobId}`)).body.data;
     expect(status).toMatchObject({ status: 'PAUSED', pause: { pausedBy: 'canary', reason: 'CANARY_HALTED', halt: figures } });
     const event = await eventually(
-      async () => receiver.requests.map((request) => JSON.parse(request.rawBody) as CustomerEvent).find((candidate) => candidate.type === 'campaign.paused' && candidate.data.campaignId === campaignId),
+      async () =>
+        receiver.requests
+          .map((request) => JSON.parse(request.rawBody) as CustomerEvent)
+          .find((candidate) => candidate.type === 'campaign.paused' && candidate.data.campaignId === campaignId),
       (found) => found !== undefined,
       60_000,
       250,
@@ -122,17 +151,27 @@ describe('a canary that halts a bad campaign', () => {
     expect(new Set(sendsTo(prefix).map((message) => message.recipient)).size).toBe(MEMBERS);
     expect(sendsTo(prefix)).toHaveLength(MEMBERS);
     // One halt, one event: the resumed campaign was not judged again on the slice's figures.
-    expect(receiver.requests.map((request) => JSON.parse(request.rawBody) as CustomerEvent).filter((candidate) => candidate.type === 'campaign.paused' && candidate.data.campaignId === campaignId)).toHaveLength(1);
+    expect(
+      receiver.requests
+        .map((request) => JSON.parse(request.rawBody) as CustomerEvent)
+        .filter((candidate) => candidate.type === 'campaign.paused' && candidate.data.campaignId === campaignId),
+    ).toHaveLength(1);
   });
 
   it('within its thresholds goes on by itself and completes', async () => {
     const prefix = '91931';
-    const campaignId = await launched('Canary passes', prefix, { canary: { count: SLICE, observeMinutes: OBSERVE_MINUTES, haltIf: { optOutRate: 0.05, failureRate: 0.05 } } });
+    const campaignId = await launched('Canary passes', prefix, {
+      canary: { count: SLICE, observeMinutes: OBSERVE_MINUTES, haltIf: { optOutRate: 0.05, failureRate: 0.05 } },
+    });
     await sliceObserved(campaignId, prefix, 1);
 
     clock.shiftBy((OBSERVE_MINUTES + 1) * 60_000);
     const done = await viewUntil(campaignId, (data) => data.state === 'COMPLETED');
-    expect(done.canary).toMatchObject({ state: 'passed', slice: SLICE, verdict: { stage: 'canary', measured: { optOutRate: 0.01, failureRate: 0 }, exceeded: [], sent: SLICE } });
+    expect(done.canary).toMatchObject({
+      state: 'passed',
+      slice: SLICE,
+      verdict: { stage: 'canary', measured: { optOutRate: 0.01, failureRate: 0 }, exceeded: [], sent: SLICE },
+    });
     expect(done.totals).toMatchObject({ audience: MEMBERS, sent: MEMBERS });
     expect(done.pause).toBeUndefined();
     expect(sendsTo(prefix)).toHaveLength(MEMBERS);

@@ -25,7 +25,8 @@ describe('frequency caps', () => {
   let key: string;
   let organizationId: string;
   const call = (method: string, path: string, body?: unknown, secret = key) => runtime.call(method, `${BASE}${path}`, { headers: keyHeader(secret), body });
-  const cli = (flags: Record<string, string>) => runContactPolicyAdminCommand(getServices().contactPolicies, 'set-contact-policy', { org: organizationId, ...flags });
+  const cli = (flags: Record<string, string>) =>
+    runContactPolicyAdminCommand(getServices().contactPolicies, 'set-contact-policy', { org: organizationId, ...flags });
 
   beforeAll(async () => {
     // The policy is read per chunk message here (0 s cache): the test sets it right before the sends.
@@ -38,14 +39,18 @@ describe('frequency caps', () => {
   });
 
   it('the CLI and the API set, read and remove the policy; changes are audited; a sender-bound key may only read it', async () => {
-    await expect(cli({ 'marketing-per-person': '3', 'per-days': '30', categories: 'MARKETING,UTILITY' })).resolves.toMatchObject({ policy: { marketingPerPerson: 3, perDays: 30, categories: ['MARKETING', 'UTILITY'], updatedBy: 'admin' } });
+    await expect(cli({ 'marketing-per-person': '3', 'per-days': '30', categories: 'MARKETING,UTILITY' })).resolves.toMatchObject({
+      policy: { marketingPerPerson: 3, perDays: 30, categories: ['MARKETING', 'UTILITY'], updatedBy: 'admin' },
+    });
     expect((await call('GET', '/contact-policy')).body.data).toEqual({ policy: expect.objectContaining({ marketingPerPerson: 3, perDays: 30 }) });
 
     const refused = await call('PUT', '/contact-policy', { marketingPerPerson: 2, perDays: 0 });
     expect([refused.status, refused.body.message]).toEqual([400, 'perDays must be at least 1']);
     const set = await call('PUT', '/contact-policy', { marketingPerPerson: 2, perDays: 7 });
     expect([set.status, set.body.data.policy]).toEqual([200, expect.objectContaining({ marketingPerPerson: 2, perDays: 7, categories: ['MARKETING'] })]);
-    await expect(runContactPolicyAdminCommand(getServices().contactPolicies, 'show-contact-policy', { org: organizationId })).resolves.toMatchObject({ policy: { marketingPerPerson: 2 } });
+    await expect(runContactPolicyAdminCommand(getServices().contactPolicies, 'show-contact-policy', { org: organizationId })).resolves.toMatchObject({
+      policy: { marketingPerPerson: 2 },
+    });
 
     const bound = (await issueKey(organizationId, DEMO.sender1)).secret;
     expect((await call('GET', '/contact-policy', undefined, bound)).status).toBe(200);
@@ -85,7 +90,14 @@ describe('frequency caps', () => {
     const campaigns = new DynamoDbCampaignStore(getServices().clients.dynamoDb, getServices().config.tableNames.messaging);
     const jobIds = await Promise.all(ids.map(async (campaignId) => (await campaigns.getCampaign(organizationId, campaignId))!.jobId!));
     const finals = await Promise.all(
-      jobIds.map((jobId) => eventually(() => call('GET', `/status/${jobId}`), (response) => TERMINAL.includes(response.body?.data?.status), 180_000, 1500)),
+      jobIds.map((jobId) =>
+        eventually(
+          () => call('GET', `/status/${jobId}`),
+          (response) => TERMINAL.includes(response.body?.data?.status),
+          180_000,
+          1500,
+        ),
+      ),
     );
     const summaries = finals.map((response) => response.body.data.summary);
     // Each person exactly once across both campaigns; every other recipient capped, never sent.
@@ -114,8 +126,18 @@ describe('frequency caps', () => {
     });
     // A job this small answers 200 without its id (docs/BROADCAST.md): the sandbox shows what went out.
     expect(utility.status).toBe(200);
-    const reached = () => range(PEOPLE).filter((index) => acceptedByRecipient(runtime).get(full(index))?.some((message) => (message.body as { template?: { name?: string } }).template?.name === 'order_update'));
-    await eventually(async () => reached().length, (count) => count === PEOPLE, 60_000, 250);
+    const reached = () =>
+      range(PEOPLE).filter((index) =>
+        acceptedByRecipient(runtime)
+          .get(full(index))
+          ?.some((message) => (message.body as { template?: { name?: string } }).template?.name === 'order_update'),
+      );
+    await eventually(
+      async () => reached().length,
+      (count) => count === PEOPLE,
+      60_000,
+      250,
+    );
     for (const index of range(PEOPLE)) expect(acceptedByRecipient(runtime).get(full(index))).toHaveLength(2);
   });
 });

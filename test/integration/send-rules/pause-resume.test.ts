@@ -21,17 +21,32 @@ const EMAIL = 'pia@demo-retail.example';
 describe("a person's pause and resume of a broadcast job", () => {
   let runtime: TestRuntime;
   let issuer: TestIssuer;
-  const asKey = (method: string, path: string, body?: unknown) => runtime.call(method, `${BASE}${path}`, { headers: { 'x-api-key': runtime.demo.apiKey }, body });
+  const asKey = (method: string, path: string, body?: unknown) =>
+    runtime.call(method, `${BASE}${path}`, { headers: { 'x-api-key': runtime.demo.apiKey }, body });
   /** Through the gateway with the person's token, as the console calls the API once they signed in. */
-  const asPerson = async (method: string, path: string) => runtime.call(method, `${BASE}${path}`, { headers: { authorization: `Bearer ${await issuer.token(EMAIL)}` } });
-  const sendsTo = (numbers: ReadonlySet<string>) => runtime.sandbox!.acceptedMessages().map((message) => String((message.body as { to?: unknown }).to)).filter((to) => numbers.has(to));
+  const asPerson = async (method: string, path: string) =>
+    runtime.call(method, `${BASE}${path}`, { headers: { authorization: `Bearer ${await issuer.token(EMAIL)}` } });
+  const sendsTo = (numbers: ReadonlySet<string>) =>
+    runtime
+      .sandbox!.acceptedMessages()
+      .map((message) => String((message.body as { to?: unknown }).to))
+      .filter((to) => numbers.has(to));
 
   beforeAll(async () => {
     issuer = await startTestIssuer();
     runtime = await startTestRuntime({
-      environment: { ...kitEnvironment, DEFAULT_MESSAGES_PER_SECOND: '200', PAUSE_RECHECK_SECONDS: '1', PEOPLE_OIDC_ISSUERS: JSON.stringify([{ issuer: issuer.issuer, audience: issuer.audience }]) },
+      environment: {
+        ...kitEnvironment,
+        DEFAULT_MESSAGES_PER_SECOND: '200',
+        PAUSE_RECHECK_SECONDS: '1',
+        PEOPLE_OIDC_ISSUERS: JSON.stringify([{ issuer: issuer.issuer, audience: issuer.audience }]),
+      },
     });
-    await fetch(`${runtime.sandboxUrl}/_sandbox/control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 0, throughputPerSecond: 2_000 }) });
+    await fetch(`${runtime.sandboxUrl}/_sandbox/control`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ latencyMs: 0, throughputPerSecond: 2_000 }),
+    });
     const invited = await asKey('POST', '/people', { email: EMAIL, role: 'campaign-manager' });
     expect(invited.status).toBe(201);
   }, 60_000);
@@ -55,7 +70,12 @@ describe("a person's pause and resume of a broadcast job", () => {
     const accepted = await asKey('POST', '/send-template-broadcast', orderUpdate(data));
     expect(accepted.status).toBe(202);
     const jobId = accepted.body.data.jobId as string;
-    await eventually(async () => sendsTo(numbers).length, (count) => count >= 100, 120_000, 20);
+    await eventually(
+      async () => sendsTo(numbers).length,
+      (count) => count >= 100,
+      120_000,
+      20,
+    );
 
     const paused = await asPerson('POST', `/broadcasts/${jobId}/pause`);
     expect(paused.status).toBe(200);

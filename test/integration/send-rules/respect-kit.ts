@@ -39,7 +39,11 @@ export interface RespectRuntime {
 export async function startRespectRuntime(): Promise<RespectRuntime> {
   const clock = shiftedClock();
   const runtime = await startTestRuntime({ overrides: { clock }, environment: respectEnvironment });
-  await fetch(`${runtime.sandboxUrl}/_sandbox/control`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ latencyMs: 0, throughputPerSecond: 2_000 }) });
+  await fetch(`${runtime.sandboxUrl}/_sandbox/control`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ latencyMs: 0, throughputPerSecond: 2_000 }),
+  });
   const key = (await issueKey(runtime.demo.organizationId)).secret;
   const call: Call = async (method, path, body) => {
     for (let attempt = 1; ; attempt += 1) {
@@ -52,7 +56,11 @@ export async function startRespectRuntime(): Promise<RespectRuntime> {
 }
 
 /** A member row: a number split as the audiences take it, with a first name. */
-export const member = (countryCode: string, national: string, firstName = 'Ana') => ({ countryCode, toPhoneNumber: national, attributes: { first_name: firstName } });
+export const member = (countryCode: string, national: string, firstName = 'Ana') => ({
+  countryCode,
+  toPhoneNumber: national,
+  attributes: { first_name: firstName },
+});
 
 export interface CampaignSpec {
   name: string;
@@ -68,9 +76,20 @@ export async function createCampaign(call: Call, spec: CampaignSpec): Promise<st
   const audienceId = await audienceOf(call, spec.name, spec.members);
   const template =
     spec.template === 'order_update'
-      ? { templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', templateParams: [{ attribute: 'first_name', fallback: 'there' }, 'R39'] }
+      ? {
+          templateName: 'order_update',
+          templateLanguage: 'en_US',
+          templateType: 'UTILITY',
+          templateParams: [{ attribute: 'first_name', fallback: 'there' }, 'R39'],
+        }
       : { templateName: 'spring_sale', templateLanguage: 'en', templateType: 'MARKETING', templateParams: [{ attribute: 'first_name', fallback: 'there' }] };
-  const created = await call('POST', '/campaigns', { name: spec.name, fromPhoneNumber: DEMO.sender1, audience: { audienceIds: [audienceId] }, ...template, ...spec.rules });
+  const created = await call('POST', '/campaigns', {
+    name: spec.name,
+    fromPhoneNumber: DEMO.sender1,
+    audience: { audienceIds: [audienceId] },
+    ...template,
+    ...spec.rules,
+  });
   if (created.status !== 201) throw new Error(`campaign ${spec.name}: ${created.status} ${JSON.stringify(created.body)}`);
   return created.body.data.campaignId as string;
 }
@@ -79,7 +98,12 @@ export async function createCampaign(call: Call, spec: CampaignSpec): Promise<st
 export async function launch(call: Call, campaignId: string): Promise<string> {
   const launched = await call('POST', `/campaigns/${campaignId}/launch`);
   if (launched.status !== 202) throw new Error(`launch ${campaignId}: ${launched.status} ${JSON.stringify(launched.body)}`);
-  const view = await eventually(() => call('GET', `/campaigns/${campaignId}`), (answer) => typeof answer.body?.data?.jobId === 'string', 60_000, 500);
+  const view = await eventually(
+    () => call('GET', `/campaigns/${campaignId}`),
+    (answer) => typeof answer.body?.data?.jobId === 'string',
+    60_000,
+    500,
+  );
   return view.body.data.jobId as string;
 }
 

@@ -80,7 +80,12 @@ describe('respecting the people on the list', () => {
       const open = order.slice(0, phase + 1);
       const waiting = order.slice(phase + 1);
       // Everyone whose window is open is sent, once; nobody else.
-      await eventually(async () => sendsOf(runtime, open.flatMap(numbersOf)).size, (count) => count === open.length * 5, 60_000, 250);
+      await eventually(
+        async () => sendsOf(runtime, open.flatMap(numbersOf)).size,
+        (count) => count === open.length * 5,
+        60_000,
+        250,
+      );
       expect(await stillSent(runtime, all, open.length * 5)).toBe(0);
       expect(sendsOf(runtime, waiting.flatMap(numbersOf)).size).toBe(0);
 
@@ -93,7 +98,8 @@ describe('respecting the people on the list', () => {
         expect(rows.status).toBe(200);
         const listed = rows.body.data.recipients as Array<{ countryCode: string; toPhoneNumber: string; status: string; waitingUntil: string }>;
         expect(listed.map(digits).sort()).toEqual(waiting.flatMap(numbersOf).sort());
-        for (const group of waiting) for (const row of listed.filter((entry) => numbersOf(group).includes(digits(entry)))) expect(row.waitingUntil).toBe(opening(group).toISOString());
+        for (const group of waiting)
+          for (const row of listed.filter((entry) => numbersOf(group).includes(digits(entry)))) expect(row.waitingUntil).toBe(opening(group).toISOString());
       } else {
         expect(status.summary).not.toHaveProperty('waitingForWindow');
       }
@@ -139,7 +145,9 @@ describe('respecting the people on the list', () => {
       expect(thirdFinal.summary).toMatchObject({ sent: 0, failuresByReason: { FREQUENCY_CAPPED: 30 } });
       expect(sum(sendsOf(runtime, numbers))).toBe(30);
       const listed = await call('GET', `/campaigns/${third}/recipients?status=FAILED`);
-      expect(new Set((listed.body.data.recipients as Array<{ failureReasonCode: string }>).map((row) => row.failureReasonCode))).toEqual(new Set(['FREQUENCY_CAPPED']));
+      expect(new Set((listed.body.data.recipients as Array<{ failureReasonCode: string }>).map((row) => row.failureReasonCode))).toEqual(
+        new Set(['FREQUENCY_CAPPED']),
+      );
     } finally {
       expect((await call('DELETE', '/contact-policy')).status).toBe(200);
     }
@@ -163,7 +171,12 @@ describe('respecting the people on the list', () => {
 
     // The slices go; nothing else while they are watched.
     for (const campaign of [strict, loose]) {
-      await eventually(async () => sendsOf(runtime, campaign.numbers).size, (count) => count === 100, 120_000, 250);
+      await eventually(
+        async () => sendsOf(runtime, campaign.numbers).size,
+        (count) => count === 100,
+        120_000,
+        250,
+      );
       expect(await stillSent(runtime, campaign.numbers, 100)).toBe(0);
       const view = (await call('GET', `/campaigns/${campaign.campaignId}`)).body.data;
       expect(view.canary).toMatchObject({ state: 'observing', slice: 100 });
@@ -175,13 +188,28 @@ describe('respecting the people on the list', () => {
 
     // The observation ends.
     clock.shiftBy(31 * MINUTE);
-    const halted = await eventually(() => call('GET', `/campaigns/${strict.campaignId}`), (answer) => answer.body?.data?.state === 'PAUSED', 120_000, 1_000);
-    const figures = { stage: 'canary', measured: { optOutRate: 0.03 }, thresholds: { optOutRate: 0.01 }, exceeded: ['optOutRate'], sent: 100, counts: { optOuts: 3 } };
+    const halted = await eventually(
+      () => call('GET', `/campaigns/${strict.campaignId}`),
+      (answer) => answer.body?.data?.state === 'PAUSED',
+      120_000,
+      1_000,
+    );
+    const figures = {
+      stage: 'canary',
+      measured: { optOutRate: 0.03 },
+      thresholds: { optOutRate: 0.01 },
+      exceeded: ['optOutRate'],
+      sent: 100,
+      counts: { optOuts: 3 },
+    };
     expect(halted.body.data.pause).toMatchObject({ pausedBy: 'canary', reason: 'CANARY_HALTED', halt: figures });
     expect(halted.body.data.canary).toMatchObject({ state: 'halted', slice: 100, verdict: figures });
     expect(await stillSent(runtime, strict.numbers, 100)).toBe(0);
     const announced = await eventually(
-      async () => receiver.requests.map((request) => JSON.parse(request.rawBody) as { type: string; data: Record<string, unknown> }).filter((event) => event.type === 'campaign.paused' && event.data.campaignId === strict.campaignId),
+      async () =>
+        receiver.requests
+          .map((request) => JSON.parse(request.rawBody) as { type: string; data: Record<string, unknown> })
+          .filter((event) => event.type === 'campaign.paused' && event.data.campaignId === strict.campaignId),
       (events) => events.length > 0,
       30_000,
       250,

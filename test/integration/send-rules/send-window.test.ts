@@ -52,7 +52,11 @@ describe('a broadcast with a send window in each recipient’s own time', () => 
   };
   const sentByGroup = () => Object.fromEntries((Object.keys(GROUPS) as Group[]).map((group) => [group, sentTo(group)]));
   const data = (Object.keys(GROUPS) as Group[]).flatMap((group) =>
-    GROUPS[group].numbers.map((toPhoneNumber, index) => ({ countryCode: GROUPS[group].countryCode, toPhoneNumber, templateParams: [`${group}${index}`, `ORD-${index}`] })),
+    GROUPS[group].numbers.map((toPhoneNumber, index) => ({
+      countryCode: GROUPS[group].countryCode,
+      toPhoneNumber,
+      templateParams: [`${group}${index}`, `ORD-${index}`],
+    })),
   );
   const request = orderUpdate(data, { sendWindow: { from: '09:00', to: '20:00' } });
 
@@ -85,7 +89,12 @@ describe('a broadcast with a send window in each recipient’s own time', () => 
 
     // 04:00Z: India only.
     await waitingSummary(7, OPENS.london);
-    await eventually(async () => sentTo('india'), (count) => count === 3, 20_000, 100);
+    await eventually(
+      async () => sentTo('india'),
+      (count) => count === 3,
+      20_000,
+      100,
+    );
     const waitingRows = await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients?status=WAITING`, { headers: keyHeader(key) });
     expect(waitingRows.status).toBe(200);
     expect(waitingRows.body.data.recipients).toHaveLength(7);
@@ -96,13 +105,23 @@ describe('a broadcast with a send window in each recipient’s own time', () => 
 
     // 09:00 in London.
     clock.shiftTo(justAfter(OPENS.london));
-    await eventually(async () => sentTo('uk'), (count) => count === 3, 20_000, 100);
+    await eventually(
+      async () => sentTo('uk'),
+      (count) => count === 3,
+      20_000,
+      100,
+    );
     await waitingSummary(4, OPENS.newYork);
     expect(sentByGroup()).toEqual({ india: 3, uk: 3, newYork: 0, losAngeles: 0 });
 
     // 09:00 in New York.
     clock.shiftTo(justAfter(OPENS.newYork));
-    await eventually(async () => sentTo('newYork'), (count) => count === 2, 20_000, 100);
+    await eventually(
+      async () => sentTo('newYork'),
+      (count) => count === 2,
+      20_000,
+      100,
+    );
     await waitingSummary(2, OPENS.losAngeles);
     expect(sentByGroup()).toEqual({ india: 3, uk: 3, newYork: 2, losAngeles: 0 });
 

@@ -23,7 +23,8 @@ const DAY = 24 * HOUR;
 describe('a shifted clock', () => {
   const clock = shiftedClock();
   let runtime: TestRuntime;
-  const call = (method: string, path: string, body?: unknown) => runtime.call(method, `${BASE}${path}`, { headers: { 'x-api-key': runtime.demo.apiKey }, body });
+  const call = (method: string, path: string, body?: unknown) =>
+    runtime.call(method, `${BASE}${path}`, { headers: { 'x-api-key': runtime.demo.apiKey }, body });
   const sendsTo = (prefix: string) => runtime.sandbox!.acceptedMessages().filter((message) => String((message.body as { to?: unknown }).to).startsWith(prefix));
   const storedJob = async (jobId: string) => (await getServices().broadcast.broadcasts.getJob(jobId))!;
   /** `ms` after what the platform reads as now. */
@@ -45,7 +46,11 @@ describe('a shifted clock', () => {
     const root = join(__dirname, '..', '..', '..', 'functions');
     const entries = readdirSync(root, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
-      .flatMap((directory) => readdirSync(join(root, directory.name)).filter((file) => file.endsWith('.lambda.ts')).map((file) => join(root, directory.name, file)));
+      .flatMap((directory) =>
+        readdirSync(join(root, directory.name))
+          .filter((file) => file.endsWith('.lambda.ts'))
+          .map((file) => join(root, directory.name, file)),
+      );
     expect(entries.length).toBeGreaterThan(15);
     const ignoring = entries.filter((file) => {
       const source = readFileSync(file, 'utf8');
@@ -88,7 +93,13 @@ describe('a shifted clock', () => {
   it('a scheduled campaign: its window and its start follow the shifted clock', async () => {
     const created = await call('POST', '/audiences', { name: 'Shifted' });
     const audienceId = created.body.data.audienceId as string;
-    expect((await call('POST', `/audiences/${audienceId}/members`, { members: [{ countryCode: '91', toPhoneNumber: '9532000000', attributes: { first_name: 'Ada' } }] })).status).toBe(200);
+    expect(
+      (
+        await call('POST', `/audiences/${audienceId}/members`, {
+          members: [{ countryCode: '91', toPhoneNumber: '9532000000', attributes: { first_name: 'Ada' } }],
+        })
+      ).status,
+    ).toBe(200);
     const campaign = (scheduledAt: string) =>
       call('POST', '/campaigns', {
         name: 'Shifted',
@@ -109,7 +120,12 @@ describe('a shifted clock', () => {
     expect((await call('GET', `/campaigns/${campaignId}`)).body.data.state).toBe('SCHEDULED');
 
     clock.shiftBy(HOUR);
-    await eventually(async () => sendsTo('919532').length, (count) => count === 1, 60_000, 250);
+    await eventually(
+      async () => sendsTo('919532').length,
+      (count) => count === 1,
+      60_000,
+      250,
+    );
   });
 
   it("a person's pause past the 30-day limit: the chunk worker cancels the job (PAUSE_EXPIRED) and sends nobody", async () => {
@@ -122,7 +138,12 @@ describe('a shifted clock', () => {
 
     // Its time comes: it fires and is held (the worker re-queues its chunk every second).
     clock.shiftBy(11 * 60_000);
-    await eventually(() => storedJob(jobId), (job) => job.firedAt !== undefined, 60_000, 250);
+    await eventually(
+      () => storedJob(jobId),
+      (job) => job.firedAt !== undefined,
+      60_000,
+      250,
+    );
     await sleep(3_000);
     expect((await readJob(runtime.demo.organizationId, jobId)).status).toBe('PAUSED');
     expect((await storedJob(jobId)).cancelledAt).toBeUndefined();

@@ -41,7 +41,9 @@ describe('npm run smoke against the local runtime', () => {
     const results = await runSmoke(config);
     expect(results.filter((result) => !result.passed)).toEqual([]);
     expect(results.map((result) => result.name)).toEqual(smokeSteps.map((step) => step.name));
-    expect(results.find((result) => result.name === 'Meta webhook endpoint')!.detail).toBe('handshake answered; unsigned POST and wrong token refused; a signed status event queued');
+    expect(results.find((result) => result.name === 'Meta webhook endpoint')!.detail).toBe(
+      'handshake answered; unsigned POST and wrong token refused; a signed status event queued',
+    );
     // 1,001 template messages, the free-form text and send-single's message (the latter two are queued: wait for them).
     const sent = async () => runtime.sandbox!.acceptedMessages().length - before;
     for (let attempt = 0; attempt < 100 && (await sent()) < 1003; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -49,9 +51,19 @@ describe('npm run smoke against the local runtime', () => {
   });
 
   it('a step fails with the reason when the deployment refuses it, and the others still run', async () => {
-    const wrongSecret = await runSmoke({ ...config, webhookVerifyToken: undefined, metaAppSecret: 'not-the-app-secret' }, undefined, smokeSteps.filter((step) => step.name === 'Meta webhook endpoint'));
-    expect(wrongSecret).toEqual([{ name: 'Meta webhook endpoint', passed: false, detail: expect.stringMatching(/^POST of a signed status event: expected 200, got 401/) }]);
-    const results = await runSmoke({ ...config, apiKey: 'bk_not_a_key', webhookVerifyToken: 'not-the-token' }, undefined, smokeSteps.filter((step) => ['free-form text', 'Meta webhook endpoint', 'health'].includes(step.name)));
+    const wrongSecret = await runSmoke(
+      { ...config, webhookVerifyToken: undefined, metaAppSecret: 'not-the-app-secret' },
+      undefined,
+      smokeSteps.filter((step) => step.name === 'Meta webhook endpoint'),
+    );
+    expect(wrongSecret).toEqual([
+      { name: 'Meta webhook endpoint', passed: false, detail: expect.stringMatching(/^POST of a signed status event: expected 200, got 401/) },
+    ]);
+    const results = await runSmoke(
+      { ...config, apiKey: 'bk_not_a_key', webhookVerifyToken: 'not-the-token' },
+      undefined,
+      smokeSteps.filter((step) => ['free-form text', 'Meta webhook endpoint', 'health'].includes(step.name)),
+    );
     expect(results).toEqual([
       { name: 'health', passed: true, detail: expect.stringMatching(/^version /) },
       { name: 'free-form text', passed: false, detail: expect.stringMatching(/^POST send-freeform: expected 200, got 401/) },

@@ -40,7 +40,15 @@ afterAll(async () => {
 test('--help lists the commands', async () => {
   const result = await admin(['--help']);
   expect(result.code).toBe(0);
-  for (const command of ['create-organization', 'connect-business-account', 'issue-broadcast-key', 'set-pricing', 'show-organization', 'suspend-organization', 'resume-organization']) {
+  for (const command of [
+    'create-organization',
+    'connect-business-account',
+    'issue-broadcast-key',
+    'set-pricing',
+    'show-organization',
+    'suspend-organization',
+    'resume-organization',
+  ]) {
     expect(result.stdout).toContain(command);
   }
 }, 60_000);
@@ -54,7 +62,7 @@ function typed(command: string, args: string[]): Promise<CliResult> {
   });
 }
 
-test('`npx wa-admin` prints only JSON on stdout (pipe it to jq); `npm run admin` has npm\'s banner first, `npm run -s admin` not', async () => {
+test("`npx wa-admin` prints only JSON on stdout (pipe it to jq); `npm run admin` has npm's banner first, `npm run -s admin` not", async () => {
   const args = ['create-organization', '--name', 'Piped Org', '--plan', 'starter', '--env-file', envFile];
   const viaBin = await typed('npx', ['wa-admin', ...args]);
   expect(viaBin.code).toBe(0);
@@ -75,13 +83,38 @@ test('onboarding through the CLI prints JSON, and show-organization prints no se
   const org = organization.organizationId;
 
   const connected = await admin(
-    ['connect-business-account', '--org', org, '--waba-id', '7001', '--business-id', '7000', '--name', 'CLI WABA', '--access-token-stdin', '--env-file', envFile],
+    [
+      'connect-business-account',
+      '--org',
+      org,
+      '--waba-id',
+      '7001',
+      '--business-id',
+      '7000',
+      '--name',
+      'CLI WABA',
+      '--access-token-stdin',
+      '--env-file',
+      envFile,
+    ],
     { input: 'EAAG-from-stdin\n' },
   );
   expect(connected.code).toBe(0);
   expect(connected.stdout).not.toContain('EAAG');
 
-  const phone = await admin(['add-phone-number', '--org', org, '--waba-id', '7001', '--phone-number', '15558000001', '--phone-number-id', '8001', '--env-file', envFile]);
+  const phone = await admin([
+    'add-phone-number',
+    '--org',
+    org,
+    '--waba-id',
+    '7001',
+    '--phone-number',
+    '15558000001',
+    '--phone-number-id',
+    '8001',
+    '--env-file',
+    envFile,
+  ]);
   expect(JSON.parse(phone.stdout)).toMatchObject({ digits: '15558000001', phoneNumberId: '8001' });
 
   const key = JSON.parse((await admin(['issue-broadcast-key', '--org', org, '--phone-number', '15558000001', '--env-file', envFile])).stdout) as {
@@ -103,8 +136,11 @@ test('onboarding through the CLI prints JSON, and show-organization prints no se
 }, 120_000);
 
 test('suspend-organization and resume-organization: the kill switch through the CLI (JSON out, a missing reason refused)', async () => {
-  const org = (JSON.parse((await admin(['create-organization', '--name', 'Kill Switch Org', '--plan', 'starter', '--env-file', envFile])).stdout) as { organizationId: string })
-    .organizationId;
+  const org = (
+    JSON.parse((await admin(['create-organization', '--name', 'Kill Switch Org', '--plan', 'starter', '--env-file', envFile])).stdout) as {
+      organizationId: string;
+    }
+  ).organizationId;
   const noReason = await admin(['suspend-organization', '--org', org, '--env-file', envFile]);
   expect(noReason.code).toBe(1);
   expect(errorOf(noReason)).toEqual({ code: 'INVALID_TENANCY_INPUT', message: '--reason is required' });
@@ -125,15 +161,33 @@ test('suspend-organization and resume-organization: the kill switch through the 
 }, 120_000);
 
 test('set-marketing-messages: the setting by WABA id through the CLI (JSON out, auto by default, errors as JSON)', async () => {
-  const org = (JSON.parse((await admin(['create-organization', '--name', 'MM Org', '--plan', 'starter', '--env-file', envFile])).stdout) as { organizationId: string }).organizationId;
-  const connected = await admin(['connect-business-account', '--org', org, '--waba-id', '7101', '--business-id', '7100', '--name', 'MM WABA', '--access-token', 'EAAG-mm', '--env-file', envFile]);
+  const org = (
+    JSON.parse((await admin(['create-organization', '--name', 'MM Org', '--plan', 'starter', '--env-file', envFile])).stdout) as { organizationId: string }
+  ).organizationId;
+  const connected = await admin([
+    'connect-business-account',
+    '--org',
+    org,
+    '--waba-id',
+    '7101',
+    '--business-id',
+    '7100',
+    '--name',
+    'MM WABA',
+    '--access-token',
+    'EAAG-mm',
+    '--env-file',
+    envFile,
+  ]);
   expect(JSON.parse(connected.stdout)).toMatchObject({ wabaId: '7101', marketingMessages: 'auto' });
 
   const enabled = await admin(['set-marketing-messages', '--waba', '7101', '--enabled', 'true', '--env-file', envFile]);
   expect(enabled.code).toBe(0);
   expect(JSON.parse(enabled.stdout)).toMatchObject({ organizationId: org, wabaId: '7101', marketingMessages: 'enabled' });
   expect(enabled.stdout).not.toMatch(/encryptedAccessToken|EAAG/);
-  const shown = JSON.parse((await admin(['show-organization', '--org', org, '--env-file', envFile])).stdout) as { businessAccounts: Array<{ marketingMessages: string }> };
+  const shown = JSON.parse((await admin(['show-organization', '--org', org, '--env-file', envFile])).stdout) as {
+    businessAccounts: Array<{ marketingMessages: string }>;
+  };
   expect(shown.businessAccounts.map((account) => account.marketingMessages)).toEqual(['enabled']);
 
   const wrong = await admin(['set-marketing-messages', '--waba', '7101', '--enabled', 'maybe', '--env-file', envFile]);

@@ -70,7 +70,9 @@ test('the table holds hashes and ciphertexts only', async () => {
   const organizationId = await onboard('Hashy', '5101', '15557000101', '6101');
   const issued = await services.tenancy.admin.issueCredential({ organizationId, kind: 'organization-token' });
 
-  const raw = await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.tenancy, Key: tenancyKeys.credential(hashSecret(issued.secret)) }));
+  const raw = await dynamo.documentClient.send(
+    new GetCommand({ TableName: dynamo.tableNames.tenancy, Key: tenancyKeys.credential(hashSecret(issued.secret)) }),
+  );
   expect(raw.Item).toMatchObject({ gsi1pk: `CREDENTIALS#ORG#${organizationId}`, gsi1sk: issued.credential.credentialId, kind: 'organization-token' });
   const everything = JSON.stringify((await dynamo.documentClient.send(new ScanCommand({ TableName: dynamo.tableNames.tenancy }))).Items);
   expect(everything).not.toContain(issued.secret);
@@ -121,9 +123,7 @@ test('memberships: per organization, per user through gsi1, removal audited', as
   const result = await services.tenancy.removeEmployees({ organizationId: acme, emails: ['carol@m.example', 'zed@m.example'], removedBy: 'cred_x' });
   expect(result).toEqual({ removedEmails: ['carol@m.example'], notFoundEmails: ['zed@m.example'] });
   expect(await services.tenancy.repository.listMembershipsOfUser('carol@m.example')).toEqual([expect.objectContaining({ organizationId: other })]);
-  expect(await services.tenancy.repository.listMembershipRemovals(acme)).toEqual([
-    expect.objectContaining({ email: 'carol@m.example', removedBy: 'cred_x' }),
-  ]);
+  expect(await services.tenancy.repository.listMembershipRemovals(acme)).toEqual([expect.objectContaining({ email: 'carol@m.example', removedBy: 'cred_x' })]);
   expect(await services.tenancy.repository.getUser('carol@m.example')).toBeDefined();
 });
 
@@ -133,9 +133,7 @@ test('wallet: concurrent debits never overdraw', async () => {
   await services.tenancy.admin.topUpWallet({ organizationId, amountMicros: 1_000_000 });
 
   const attempts = 60;
-  const results = await Promise.allSettled(
-    Array.from({ length: attempts }, () => services.tenancy.chargeWallet({ organizationId, amountMicros: 30_000 })),
-  );
+  const results = await Promise.allSettled(Array.from({ length: attempts }, () => services.tenancy.chargeWallet({ organizationId, amountMicros: 30_000 })));
   const succeeded = results.filter((result) => result.status === 'fulfilled').length;
   const rejected = results.filter((result) => result.status === 'rejected');
   expect(succeeded).toBe(33);
@@ -162,7 +160,10 @@ test('key generation: the setting and the minted keys (origin, source IP hash) p
   const organization = await services.tenancy.admin.setKeyGeneration({ organizationId, enabled: true });
   expect(organization).toMatchObject({ keyGenerationEnabled: true, plan: 'enterprise', name: 'Minting' });
   expect(await services.tenancy.repository.getOrganization(organizationId)).toMatchObject({ keyGenerationEnabled: true, plan: 'enterprise' });
-  expect(await services.tenancy.admin.setOrganizationPlan({ organizationId, plan: 'professional' })).toMatchObject({ plan: 'professional', keyGenerationEnabled: true });
+  expect(await services.tenancy.admin.setOrganizationPlan({ organizationId, plan: 'professional' })).toMatchObject({
+    plan: 'professional',
+    keyGenerationEnabled: true,
+  });
 
   const minted = await services.tenancy.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15557000091', sourceIp: '192.0.2.10' });
   await expect(services.tenancy.authenticate('broadcast-api-key', minted.secret)).resolves.toMatchObject({
@@ -171,7 +172,13 @@ test('key generation: the setting and the minted keys (origin, source IP hash) p
   const stored = await services.tenancy.repository.getCredentialByHash(hashSecret(minted.secret));
   expect(stored).toMatchObject({ origin: 'generate-key', sourceIpHash: hashSecret('generate-key-source-ip:192.0.2.10') });
   expect(await services.tenancy.admin.listGeneratedKeys({ organizationId })).toEqual([
-    { credentialId: minted.credential.credentialId, boundPhoneNumber: '15557000091', createdAt: minted.credential.createdAt, sourceIpHash: stored!.sourceIpHash, revokedAt: null },
+    {
+      credentialId: minted.credential.credentialId,
+      boundPhoneNumber: '15557000091',
+      createdAt: minted.credential.createdAt,
+      sourceIpHash: stored!.sourceIpHash,
+      revokedAt: null,
+    },
   ]);
 
   await services.tenancy.admin.setKeyGeneration({ organizationId, enabled: false });

@@ -16,7 +16,10 @@ beforeAll(async () => {
   dynamo = await startTestDynamo();
   directory = mkdtempSync(join(tmpdir(), 'rate-card-cli-'));
   envFile = join(directory, 'runtime.env');
-  writeFileSync(envFile, [...Object.entries(dynamo.environment).map(([name, value]) => `${name}=${value}`), `LOCAL_TOKEN_KEY=${generateLocalTokenKey()}`, ''].join('\n'));
+  writeFileSync(
+    envFile,
+    [...Object.entries(dynamo.environment).map(([name, value]) => `${name}=${value}`), `LOCAL_TOKEN_KEY=${generateLocalTokenKey()}`, ''].join('\n'),
+  );
 });
 
 afterAll(async () => {

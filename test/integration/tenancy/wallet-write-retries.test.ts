@@ -31,7 +31,8 @@ afterAll(async () => {
 });
 
 const storedItem = async (organizationId: string) =>
-  (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.tenancy, Key: tenancyKeys.wallet(organizationId), ConsistentRead: true }))).Item!;
+  (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.tenancy, Key: tenancyKeys.wallet(organizationId), ConsistentRead: true })))
+    .Item!;
 const tokensOf = (item: Record<string, unknown>) => Object.keys(item).filter((name) => name.startsWith('walletWrite_'));
 /** A store on the lossy client, and the loss count of its calls only. */
 const lossyStore = () => {
@@ -42,7 +43,8 @@ const lossyStore = () => {
   };
 };
 /** Tops up through a reliable client, so only the write under test loses its answer. */
-const fund = (organizationId: string, amountMicros: number) => new DynamoDbBillingStore(dynamo.documentClient, dynamo.tableNames.tenancy).creditWallet(organizationId, amountMicros, at);
+const fund = (organizationId: string, amountMicros: number) =>
+  new DynamoDbBillingStore(dynamo.documentClient, dynamo.tableNames.tenancy).creditWallet(organizationId, amountMicros, at);
 
 describe('a debit whose answer was lost', () => {
   it('control: the untokened debit of before is charged twice by the SDK retry', async () => {
@@ -50,15 +52,17 @@ describe('a debit whose answer was lost', () => {
     await fund(organizationId, 10_000);
     const { lost } = lossyStore();
     // The update debitWallet sent before wallet writes carried tokens.
-    await lossy.documentClient.send(
-      new UpdateCommand({
-        TableName: dynamo.tableNames.tenancy,
-        Key: tenancyKeys.wallet(organizationId),
-        UpdateExpression: 'SET balanceMicros = balanceMicros - :amount, updatedAt = :at',
-        ConditionExpression: 'balanceMicros >= :amount',
-        ExpressionAttributeValues: { ':amount': 1_000, ':at': at },
-      }),
-    ).catch(() => undefined);
+    await lossy.documentClient
+      .send(
+        new UpdateCommand({
+          TableName: dynamo.tableNames.tenancy,
+          Key: tenancyKeys.wallet(organizationId),
+          UpdateExpression: 'SET balanceMicros = balanceMicros - :amount, updatedAt = :at',
+          ConditionExpression: 'balanceMicros >= :amount',
+          ExpressionAttributeValues: { ':amount': 1_000, ':at': at },
+        }),
+      )
+      .catch(() => undefined);
     expect(lost()).toBeGreaterThanOrEqual(1);
     expect((await storedItem(organizationId)).balanceMicros).toBeLessThanOrEqual(8_000);
   });
@@ -98,9 +102,12 @@ describe('a debit whose answer was lost', () => {
     await fund(organizationId, N * 1_000);
     const { store, lost } = lossyStore();
     const results = await Promise.allSettled(Array.from({ length: 2 * N }, () => store.debitWallet(organizationId, 1_000, at)));
-    const charged = results.filter((result) => result.status === 'fulfilled').map((result) => (result as PromiseFulfilledResult<{ balanceMicros: number }>).value.balanceMicros);
+    const charged = results
+      .filter((result) => result.status === 'fulfilled')
+      .map((result) => (result as PromiseFulfilledResult<{ balanceMicros: number }>).value.balanceMicros);
     expect(charged.sort((a, b) => a - b)).toEqual(Array.from({ length: N }, (_, index) => index * 1_000));
-    for (const result of results.filter((each) => each.status === 'rejected')) expect((result as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientBalanceError);
+    for (const result of results.filter((each) => each.status === 'rejected'))
+      expect((result as PromiseRejectedResult).reason).toBeInstanceOf(InsufficientBalanceError);
     expect(lost()).toBe(N);
     expect((await storedItem(organizationId)).balanceMicros).toBe(0);
   });

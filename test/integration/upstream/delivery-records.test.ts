@@ -32,11 +32,17 @@ afterAll(async () => {
 });
 
 const table = () => getServices().config.tableNames.messaging!;
-const item = async (key: { pk: string; sk: string }) => (await getServices().clients.dynamoDb.send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item;
+const item = async (key: { pk: string; sk: string }) =>
+  (await getServices().clients.dynamoDb.send(new GetCommand({ TableName: table(), Key: key, ConsistentRead: true }))).Item;
 /** Send records of an organization to one recipient (the caller never sees a send id). */
 const sendRecordsTo = async (organizationId: string, to: string) => {
   const result = await getServices().clients.dynamoDb.send(
-    new ScanCommand({ TableName: table(), FilterExpression: 'begins_with(pk, :prefix) AND #to = :to', ExpressionAttributeNames: { '#to': 'to' }, ExpressionAttributeValues: { ':prefix': `UPSTREAM#${organizationId}#SEND#`, ':to': to } }),
+    new ScanCommand({
+      TableName: table(),
+      FilterExpression: 'begins_with(pk, :prefix) AND #to = :to',
+      ExpressionAttributeNames: { '#to': 'to' },
+      ExpressionAttributeValues: { ':prefix': `UPSTREAM#${organizationId}#SEND#`, ':to': to },
+    }),
   );
   return result.Items ?? [];
 };
@@ -60,8 +66,10 @@ const statusEvent = (messageId: string, stage: StatusEvent['stage'], at: string,
 });
 
 describe('sends carry our callback data and leave send records', () => {
-  it('a message reaches the sandbox with u1:<sendId>; the caller\'s own value is replaced there, kept in the record, and the answer is Meta\'s', async () => {
-    const response = await wrapperCall(runtime, 'POST', `/phone-numbers/${phone}/messages`, { body: text('15557770001', { biz_opaque_callback_data: 'order-4711' }) });
+  it("a message reaches the sandbox with u1:<sendId>; the caller's own value is replaced there, kept in the record, and the answer is Meta's", async () => {
+    const response = await wrapperCall(runtime, 'POST', `/phone-numbers/${phone}/messages`, {
+      body: text('15557770001', { biz_opaque_callback_data: 'order-4711' }),
+    });
     expect(response.status).toBe(200);
     expect(Object.keys(response.body).sort()).toEqual(['contacts', 'messages', 'messaging_product']);
     const [accepted] = await acceptedFor('15557770001');
@@ -86,14 +94,22 @@ describe('sends carry our callback data and leave send records', () => {
 
   it('each recipient of a bulk send is a send of its own', async () => {
     const response = await wrapperCall(runtime, 'POST', `/phone-numbers/${phone}/messages/bulk`, {
-      body: { template: { name: 'order_update', language: 'en_US' }, recipients: [{ to: '15557770002', parameters: ['Ada', 'A-1'] }, { to: '15557770003', parameters: ['Bob', 'B-2'] }] },
+      body: {
+        template: { name: 'order_update', language: 'en_US' },
+        recipients: [
+          { to: '15557770002', parameters: ['Ada', 'A-1'] },
+          { to: '15557770003', parameters: ['Bob', 'B-2'] },
+        ],
+      },
     });
     expect(response.body.summary).toEqual({ total: 2, sent: 2, failed: 0, unknown: 0, not_sent: 0 });
     const sendIds = await Promise.all(
       ['15557770002', '15557770003'].map(async (to, index) => {
         const [accepted] = await acceptedFor(to);
         const sendId = sendIdOf(accepted!.body.biz_opaque_callback_data);
-        expect(await item(messagingKeys.upstreamSend(org, sendId))).toEqual(expect.objectContaining({ to, outcome: 'SENT', messageId: response.body.results[index].message_id }));
+        expect(await item(messagingKeys.upstreamSend(org, sendId))).toEqual(
+          expect.objectContaining({ to, outcome: 'SENT', messageId: response.body.results[index].message_id }),
+        );
         return sendId;
       }),
     );
@@ -123,7 +139,7 @@ describe('an unknown outcome resolved by its status events', () => {
     expect(record!.messageId).toBeUndefined();
   });
 
-  it('another organization\'s events reach nothing: not by send id, not by message id', async () => {
+  it("another organization's events reach nothing: not by send id, not by message id", async () => {
     const otherOrg = runtime.demo.otherOrg.organizationId;
     expect(await store.applyEvent(otherOrg, statusEvent('wamid.upstream-unknown-1', 'delivered', '2026-03-01T10:00:00Z', sendId))).toBe('not-found');
     expect(await store.applyEvent(org, statusEvent('wamid.nobody-sent-this', 'delivered', '2026-03-01T10:00:00Z'))).toBe('not-found');
@@ -132,18 +148,25 @@ describe('an unknown outcome resolved by its status events', () => {
     expect(record!.messageId).toBeUndefined();
   });
 
-  it('an event with its callback data resolves it, and its message id becomes the organization\'s to reply to', async () => {
+  it("an event with its callback data resolves it, and its message id becomes the organization's to reply to", async () => {
     const messageId = 'wamid.upstream-unknown-1';
     const reply = () => wrapperCall(runtime, 'POST', `/phone-numbers/${phone}/messages`, { body: text(to, { context: { message_id: messageId } }) });
     expect((await reply()).status).toBe(404);
 
     expect(await store.applyEvent(org, statusEvent(messageId, 'delivered', '2026-03-01T10:00:05Z', sendId))).toBe('applied');
-    expect(await item(messagingKeys.upstreamSend(org, sendId))).toEqual(expect.objectContaining({ outcome: 'UNKNOWN', messageId, deliveredAt: '2026-03-01T10:00:05.000Z' }));
-    expect(await item(messagingKeys.wrapperId(org, 'MESSAGE', messageId))).toEqual(expect.objectContaining({ direction: 'sent', sendId, phoneNumberId: phone }));
+    expect(await item(messagingKeys.upstreamSend(org, sendId))).toEqual(
+      expect.objectContaining({ outcome: 'UNKNOWN', messageId, deliveredAt: '2026-03-01T10:00:05.000Z' }),
+    );
+    expect(await item(messagingKeys.wrapperId(org, 'MESSAGE', messageId))).toEqual(
+      expect.objectContaining({ direction: 'sent', sendId, phoneNumberId: phone }),
+    );
     expect((await reply()).status).toBe(200);
     // Still nobody else's.
     const other = runtime.demo.otherOrg;
-    const foreignReply = await wrapperCall(runtime, 'POST', `/phone-numbers/${other.phoneNumberId}/messages`, { token: other.accessToken, body: text(to, { context: { message_id: messageId } }) });
+    const foreignReply = await wrapperCall(runtime, 'POST', `/phone-numbers/${other.phoneNumberId}/messages`, {
+      token: other.accessToken,
+      body: text(to, { context: { message_id: messageId } }),
+    });
     expect(foreignReply.status).toBe(404);
   });
 
@@ -151,7 +174,9 @@ describe('an unknown outcome resolved by its status events', () => {
     const messageId = 'wamid.upstream-unknown-1';
     expect(await store.applyEvent(org, statusEvent(messageId, 'sent', '2026-03-01T10:00:01Z'))).toBe('applied');
     expect(await store.applyEvent(org, statusEvent(messageId, 'delivered', '2026-03-01T10:09:00Z', sendId))).toBe('applied');
-    expect(await store.applyEvent(org, { ...statusEvent(messageId, 'failed', '2026-03-01T10:10:00Z'), error: { code: 131026, title: 'Message undeliverable' } })).toBe('applied');
+    expect(
+      await store.applyEvent(org, { ...statusEvent(messageId, 'failed', '2026-03-01T10:10:00Z'), error: { code: 131026, title: 'Message undeliverable' } }),
+    ).toBe('applied');
     expect(await item(messagingKeys.upstreamSend(org, sendId))).toEqual(
       expect.objectContaining({
         sentAt: '2026-03-01T10:00:01.000Z',
@@ -167,7 +192,8 @@ describe('an unknown outcome resolved by its status events', () => {
 describe('received message ids', () => {
   it('a message id recorded as received lets its organization mark it read, and nobody else', async () => {
     const messageId = 'wamid.received-from-customer-1';
-    const markRead = (token: string, phoneNumberId: string) => wrapperCall(runtime, 'POST', `/phone-numbers/${phoneNumberId}/messages/read`, { token, body: { message_id: messageId } });
+    const markRead = (token: string, phoneNumberId: string) =>
+      wrapperCall(runtime, 'POST', `/phone-numbers/${phoneNumberId}/messages/read`, { token, body: { message_id: messageId } });
     expect((await markRead(runtime.demo.accessToken, phone)).status).toBe(404);
     await store.recordReceivedMessageId(org, runtime.demo.wabaId, phone, messageId);
     await store.recordReceivedMessageId(org, runtime.demo.wabaId, phone, messageId);

@@ -19,17 +19,34 @@ beforeAll(async () => {
   await connectMigrationSource(runtime);
   const other = runtime.demo.otherOrg;
   // The other organization's flow, QR code and media, made through the wrapper with its own token.
-  const flow = await wrapperCall(runtime, 'POST', `/wabas/${other.wabaId}/flows`, { token: other.accessToken, body: { name: 'other_flow', categories: ['OTHER'] } });
-  const qr = await wrapperCall(runtime, 'POST', `/phone-numbers/${other.phoneNumberId}/qr-codes`, { token: other.accessToken, body: { prefilled_message: 'Other', generate_qr_image: 'SVG' } });
-  const media = await multipartCall(runtime, `/phone-numbers/${other.phoneNumberId}/media`, [{ name: 'file', value: PNG_1X1, filename: 'o.png', type: 'image/png' }], other.accessToken);
+  const flow = await wrapperCall(runtime, 'POST', `/wabas/${other.wabaId}/flows`, {
+    token: other.accessToken,
+    body: { name: 'other_flow', categories: ['OTHER'] },
+  });
+  const qr = await wrapperCall(runtime, 'POST', `/phone-numbers/${other.phoneNumberId}/qr-codes`, {
+    token: other.accessToken,
+    body: { prefilled_message: 'Other', generate_qr_image: 'SVG' },
+  });
+  const media = await multipartCall(
+    runtime,
+    `/phone-numbers/${other.phoneNumberId}/media`,
+    [{ name: 'file', value: PNG_1X1, filename: 'o.png', type: 'image/png' }],
+    other.accessToken,
+  );
   expect([flow.status, qr.status, media.status]).toEqual([200, 200, 200]);
   // And the demo organization's own, so only the id under test differs.
   const ownFlow = await wrapperCall(runtime, 'POST', `/wabas/${runtime.demo.wabaId}/flows`, { body: { name: 'own_flow', categories: ['OTHER'] } });
-  const ownQr = await wrapperCall(runtime, 'POST', `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/qr-codes`, { body: { prefilled_message: 'Own', generate_qr_image: 'SVG' } });
-  const ownMedia = await multipartCall(runtime, `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/media`, [{ name: 'file', value: PNG_1X1, filename: 'd.png', type: 'image/png' }]);
+  const ownQr = await wrapperCall(runtime, 'POST', `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/qr-codes`, {
+    body: { prefilled_message: 'Own', generate_qr_image: 'SVG' },
+  });
+  const ownMedia = await multipartCall(runtime, `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/media`, [
+    { name: 'file', value: PNG_1X1, filename: 'd.png', type: 'image/png' },
+  ]);
   expect([ownFlow.status, ownQr.status, ownMedia.status]).toEqual([200, 200, 200]);
   // A message of its own, for the read receipt and typing routes (a message id must be the organization's).
-  const ownMessage = await wrapperCall(runtime, 'POST', `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/messages`, { body: { to: '15551230009', type: 'text', text: { body: 'Hi' } } });
+  const ownMessage = await wrapperCall(runtime, 'POST', `/phone-numbers/${runtime.demo.phoneNumberIds[0]}/messages`, {
+    body: { to: '15551230009', type: 'text', text: { body: 'Hi' } },
+  });
   expect(ownMessage.status).toBe(200);
   ownMessageId = ownMessage.body.messages[0].id;
 
@@ -61,7 +78,8 @@ const bulkBody = { template: { name: 'order_update', language: 'en_US' }, recipi
 function send(route: UpstreamRouteSpec, ids: Record<string, string>, token?: string | null): Promise<TestResponse> {
   const path = pathOf(route, ids);
   if (route.operation === 'uploadMedia') return multipartCall(runtime, path, [{ name: 'file', value: PNG_1X1, filename: 'a.png', type: 'image/png' }], token);
-  if (route.operation === 'uploadFlowJson') return multipartCall(runtime, path, [{ name: 'file', value: FLOW_JSON, filename: 'flow.json', type: 'application/json' }], token);
+  if (route.operation === 'uploadFlowJson')
+    return multipartCall(runtime, path, [{ name: 'file', value: FLOW_JSON, filename: 'flow.json', type: 'application/json' }], token);
   const query = { ...sampleQuery(route), ...(route.operation === 'compareTemplates' ? { template_ids: `[${demoIds.templateSpringSale}]` } : {}) };
   const body =
     route.operation === 'sendBulkTemplate'
@@ -114,7 +132,11 @@ describe('when the Cloud API does not answer', () => {
     }
     for (const [operation, status, body] of results) {
       if (operation === 'sendBulkTemplate') {
-        expect([operation, status, (body as { summary: unknown }).summary]).toEqual([operation, 200, { total: 1, sent: 0, failed: 0, unknown: 1, not_sent: 0 }]);
+        expect([operation, status, (body as { summary: unknown }).summary]).toEqual([
+          operation,
+          200,
+          { total: 1, sent: 0, failed: 0, unknown: 1, not_sent: 0 },
+        ]);
         continue;
       }
       expect([operation, status]).toEqual([operation, 502]);

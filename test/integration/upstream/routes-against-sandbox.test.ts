@@ -62,24 +62,62 @@ describe('messaging', () => {
   let messageId: string;
   let imageId: string;
 
-  it('sends a text with messaging_product added, answering Meta\'s body', async () => {
-    const body = expectOk(await call('POST', `/phone-numbers/${phone}/messages`, { body: { to: '15557770001', type: 'text', text: { body: 'Hello from the wrapper' } } }));
-    expect(body).toEqual({ messaging_product: 'whatsapp', contacts: [{ input: '15557770001', wa_id: '15557770001' }], messages: [{ id: expect.stringMatching(/^wamid\./) }] });
+  it("sends a text with messaging_product added, answering Meta's body", async () => {
+    const body = expectOk(
+      await call('POST', `/phone-numbers/${phone}/messages`, { body: { to: '15557770001', type: 'text', text: { body: 'Hello from the wrapper' } } }),
+    );
+    expect(body).toEqual({
+      messaging_product: 'whatsapp',
+      contacts: [{ input: '15557770001', wa_id: '15557770001' }],
+      messages: [{ id: expect.stringMatching(/^wamid\./) }],
+    });
     messageId = body.messages[0].id;
     const accepted = runtime.sandbox!.acceptedMessages().find((message) => message.messageId === messageId)!;
     expect(accepted.body).toEqual(expect.objectContaining({ messaging_product: 'whatsapp', to: '15557770001', type: 'text' }));
   });
 
   it.each([
-    ['template', () => ({ type: 'template', template: { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }, { type: 'text', text: 'A-17' }] }] } })],
+    [
+      'template',
+      () => ({
+        type: 'template',
+        template: {
+          name: 'order_update',
+          language: { code: 'en_US' },
+          components: [
+            {
+              type: 'body',
+              parameters: [
+                { type: 'text', text: 'Ada' },
+                { type: 'text', text: 'A-17' },
+              ],
+            },
+          ],
+        },
+      }),
+    ],
     ['image (uploaded id)', () => ({ type: 'image', image: { id: imageId, caption: 'Logo' } })],
     ['location', () => ({ type: 'location', location: { latitude: 52.52, longitude: 13.405, name: 'Berlin', address: 'Alexanderplatz' } })],
-    ['contacts', () => ({ type: 'contacts', contacts: [{ name: { formatted_name: 'Ada Lovelace', first_name: 'Ada' }, phones: [{ phone: '+15551234567', type: 'WORK' }] }] })],
+    [
+      'contacts',
+      () => ({
+        type: 'contacts',
+        contacts: [{ name: { formatted_name: 'Ada Lovelace', first_name: 'Ada' }, phones: [{ phone: '+15551234567', type: 'WORK' }] }],
+      }),
+    ],
     ['reaction', () => ({ type: 'reaction', reaction: { message_id: messageId, emoji: '👍' } })],
-    ['interactive', () => ({ type: 'interactive', interactive: { type: 'button', body: { text: 'Pick one' }, action: { buttons: [{ type: 'reply', reply: { id: 'a', title: 'A' } }] } } })],
+    [
+      'interactive',
+      () => ({
+        type: 'interactive',
+        interactive: { type: 'button', body: { text: 'Pick one' }, action: { buttons: [{ type: 'reply', reply: { id: 'a', title: 'A' } }] } },
+      }),
+    ],
   ])('sends a %s message', async (kind, message) => {
     if (kind.startsWith('image')) {
-      imageId = expectOk(await multipartCall(runtime, `/phone-numbers/${phone}/media`, [{ name: 'file', value: PNG_1X1, filename: 'logo.png', type: 'image/png' }])).id;
+      imageId = expectOk(
+        await multipartCall(runtime, `/phone-numbers/${phone}/media`, [{ name: 'file', value: PNG_1X1, filename: 'logo.png', type: 'image/png' }]),
+      ).id;
     }
     const body = expectOk(await call('POST', `/phone-numbers/${phone}/messages`, { body: { to: '15557770002', ...message() } }));
     expect(body.messages[0].id).toMatch(/^wamid\./);
@@ -88,7 +126,12 @@ describe('messaging', () => {
   it('sends a marketing template through marketing_messages', async () => {
     const body = expectOk(
       await call('POST', `/phone-numbers/${phone}/marketing-messages`, {
-        body: { to: '15557770003', recipient_type: 'individual', type: 'template', template: { name: 'spring_sale', language: { code: 'en' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }] }] } },
+        body: {
+          to: '15557770003',
+          recipient_type: 'individual',
+          type: 'template',
+          template: { name: 'spring_sale', language: { code: 'en' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }] }] },
+        },
       }),
     );
     expect(body.messages[0].id).toMatch(/^wamid\./);
@@ -99,19 +142,27 @@ describe('messaging', () => {
     expect(expectOk(await call('POST', `/phone-numbers/${phone}/messages/typing`, { body: { message_id: messageId } }))).toEqual({ success: true });
   });
 
-  it('passes Meta\'s rejection through as 400 (a template of the account in a language it lacks: 132001)', async () => {
-    const response = await call('POST', `/phone-numbers/${phone}/messages`, { body: { to: '15557770004', type: 'template', template: { name: 'order_update', language: { code: 'fr' } } } });
+  it("passes Meta's rejection through as 400 (a template of the account in a language it lacks: 132001)", async () => {
+    const response = await call('POST', `/phone-numbers/${phone}/messages`, {
+      body: { to: '15557770004', type: 'template', template: { name: 'order_update', language: { code: 'fr' } } },
+    });
     expect(response.status).toBe(400);
-    expect(response.body).toEqual({ status: false, message: expect.any(String), error: expect.objectContaining({ code: 132001, type: expect.any(String), fbtrace_id: expect.any(String) }) });
+    expect(response.body).toEqual({
+      status: false,
+      message: expect.any(String),
+      error: expect.objectContaining({ code: 132001, type: expect.any(String), fbtrace_id: expect.any(String) }),
+    });
   });
 
-  it('answers 404 for a template name the account does not have, before calling Meta (as for another organization\'s)', async () => {
-    const response = await call('POST', `/phone-numbers/${phone}/messages`, { body: { to: '15557770004', type: 'template', template: { name: 'no_such_template', language: { code: 'en' } } } });
+  it("answers 404 for a template name the account does not have, before calling Meta (as for another organization's)", async () => {
+    const response = await call('POST', `/phone-numbers/${phone}/messages`, {
+      body: { to: '15557770004', type: 'template', template: { name: 'no_such_template', language: { code: 'en' } } },
+    });
     expect(response.status).toBe(404);
     expect(response.body.error).toEqual(expect.objectContaining({ type: 'NOT_CONNECTED', code: 404 }));
   });
 
-  it('answers 429 on Meta\'s throughput limit (130429) and an injected pair-rate limit (131056)', async () => {
+  it("answers 429 on Meta's throughput limit (130429) and an injected pair-rate limit (131056)", async () => {
     runtime.sandbox!.configure({ throughputByPhoneNumberId: { [phone]: 0 }, recipientErrors: { '15557770006': { code: 131056 } } });
     try {
       const throttled = await call('POST', `/phone-numbers/${phone}/messages`, { body: { to: '15557770005', type: 'text', text: { body: 'x' } } });
@@ -132,17 +183,28 @@ describe('templates', () => {
   it('creates a template, which starts PENDING', async () => {
     const body = expectOk(
       await call('POST', `/wabas/${waba}/templates`, {
-        body: { name: 'it_shipping_notice', language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Your parcel {{1}} is on its way.', example: { body_text: [['P-1']] } }] },
+        body: {
+          name: 'it_shipping_notice',
+          language: 'en_US',
+          category: 'UTILITY',
+          components: [{ type: 'BODY', text: 'Your parcel {{1}} is on its way.', example: { body_text: [['P-1']] } }],
+        },
       }),
     );
     expect(body).toEqual(expect.objectContaining({ id: expect.any(String), status: 'PENDING', category: 'UTILITY' }));
     createdId = body.id;
-    expect(expectOk(await call('GET', `/wabas/${waba}/templates/${createdId}`, { query: { fields: 'name,status' } }))).toEqual(expect.objectContaining({ name: 'it_shipping_notice', status: 'PENDING' }));
+    expect(expectOk(await call('GET', `/wabas/${waba}/templates/${createdId}`, { query: { fields: 'name,status' } }))).toEqual(
+      expect.objectContaining({ name: 'it_shipping_notice', status: 'PENDING' }),
+    );
   });
 
   it('edits it once reviewed', async () => {
     runtime.sandbox!.setTemplateStatus(createdId, 'APPROVED');
-    const body = expectOk(await call('POST', `/wabas/${waba}/templates/${createdId}`, { body: { components: [{ type: 'BODY', text: 'Parcel {{1}} shipped.', example: { body_text: [['P-2']] } }] } }));
+    const body = expectOk(
+      await call('POST', `/wabas/${waba}/templates/${createdId}`, {
+        body: { components: [{ type: 'BODY', text: 'Parcel {{1}} shipped.', example: { body_text: [['P-2']] } }] },
+      }),
+    );
     expect(body).toEqual(expect.objectContaining({ success: true }));
   });
 
@@ -176,9 +238,19 @@ describe('templates', () => {
 describe('media', () => {
   let mediaId: string;
   it('uploads, reads metadata with a URL, downloads the bytes, and deletes', async () => {
-    mediaId = expectOk(await multipartCall(runtime, `/phone-numbers/${phone}/media`, [{ name: 'file', value: PNG_1X1, filename: 'pixel.png', type: 'image/png' }])).id;
+    mediaId = expectOk(
+      await multipartCall(runtime, `/phone-numbers/${phone}/media`, [{ name: 'file', value: PNG_1X1, filename: 'pixel.png', type: 'image/png' }]),
+    ).id;
     const metadata = expectOk(await call('GET', `/phone-numbers/${phone}/media/${mediaId}`));
-    expect(metadata).toEqual(expect.objectContaining({ id: mediaId, mime_type: 'image/png', file_size: String(PNG_1X1.length), url: expect.any(String), messaging_product: 'whatsapp' }));
+    expect(metadata).toEqual(
+      expect.objectContaining({
+        id: mediaId,
+        mime_type: 'image/png',
+        file_size: String(PNG_1X1.length),
+        url: expect.any(String),
+        messaging_product: 'whatsapp',
+      }),
+    );
 
     const download = await fetch(`${runtime.baseUrl}/staging/api/v2/upstream/phone-numbers/${phone}/media/${mediaId}/download`, {
       headers: { Authorization: `Bearer ${runtime.demo.accessToken}`, Accept: 'application/octet-stream' },
@@ -195,7 +267,9 @@ describe('media', () => {
 
 describe('profile and settings', () => {
   it('updates the business profile and the settings', async () => {
-    expect(expectOk(await call('POST', `/phone-numbers/${phone}/business-profile`, { body: { about: 'Wrapped!', vertical: 'RETAIL' } }))).toEqual({ success: true });
+    expect(expectOk(await call('POST', `/phone-numbers/${phone}/business-profile`, { body: { about: 'Wrapped!', vertical: 'RETAIL' } }))).toEqual({
+      success: true,
+    });
     const profile = expectOk(await call('GET', `/phone-numbers/${phone}/business-profile`, { query: { fields: 'about,vertical' } }));
     expect(JSON.stringify(profile)).toContain('Wrapped!');
     expect(expectOk(await call('POST', `/phone-numbers/${phone}/settings`, { body: { user_identity_change: { enabled: true } } }))).toEqual({ success: true });
@@ -216,7 +290,9 @@ describe('analytics', () => {
 
   it('template analytics', async () => {
     const body = expectOk(
-      await call('GET', `/wabas/${waba}/analytics/templates`, { query: { start: String(now() - 86_400), end: String(now()), granularity: 'DAILY', template_ids: `[${demoIds.templateOrderUpdate}]` } }),
+      await call('GET', `/wabas/${waba}/analytics/templates`, {
+        query: { start: String(now() - 86_400), end: String(now()), granularity: 'DAILY', template_ids: `[${demoIds.templateOrderUpdate}]` },
+      }),
     );
     expect(body.data).toEqual(expect.any(Array));
   });
@@ -229,14 +305,18 @@ describe('flows', () => {
     expect(expectOk(await call('GET', `/wabas/${waba}/flows`)).data.map((flow: { id: string }) => flow.id)).toContain(flowId);
     expect(expectOk(await call('GET', `/wabas/${waba}/flows/${flowId}`))).toEqual(expect.objectContaining({ id: flowId, name: 'it_signup', status: 'DRAFT' }));
     expect(expectOk(await call('POST', `/wabas/${waba}/flows/${flowId}`, { body: { name: 'it_signup_v2' } }))).toEqual({ success: true });
-    const uploaded = expectOk(await multipartCall(runtime, `/wabas/${waba}/flows/${flowId}/assets`, [{ name: 'file', value: FLOW_JSON, filename: 'flow.json', type: 'application/json' }]));
+    const uploaded = expectOk(
+      await multipartCall(runtime, `/wabas/${waba}/flows/${flowId}/assets`, [
+        { name: 'file', value: FLOW_JSON, filename: 'flow.json', type: 'application/json' },
+      ]),
+    );
     expect(uploaded).toEqual(expect.objectContaining({ success: true, validation_errors: [] }));
     expect(expectOk(await call('GET', `/wabas/${waba}/flows/${flowId}/assets`)).data[0]).toEqual(expect.objectContaining({ asset_type: 'FLOW_JSON' }));
     expect(expectOk(await call('POST', `/wabas/${waba}/flows/${flowId}/publish`))).toEqual({ success: true });
     expect(expectOk(await call('POST', `/wabas/${waba}/flows/${flowId}/deprecate`))).toEqual({ success: true });
   });
 
-  it('deletes a draft flow; deleting a deprecated one is Meta\'s 400', async () => {
+  it("deletes a draft flow; deleting a deprecated one is Meta's 400", async () => {
     const draft = expectOk(await call('POST', `/wabas/${waba}/flows`, { body: { name: 'it_draft', categories: ['OTHER'] } })).id;
     expect(expectOk(await call('DELETE', `/wabas/${waba}/flows/${draft}`))).toEqual({ success: true });
     expect((await call('DELETE', `/wabas/${waba}/flows/${flowId}`)).status).toBe(400);
@@ -245,11 +325,17 @@ describe('flows', () => {
 
 describe('QR codes', () => {
   it('creates, reads, updates and deletes a QR code with a prefilled message', async () => {
-    const created = expectOk(await call('POST', `/phone-numbers/${phone}/qr-codes`, { body: { prefilled_message: 'I want the spring sale', generate_qr_image: 'PNG' } }));
-    expect(created).toEqual(expect.objectContaining({ code: expect.any(String), prefilled_message: 'I want the spring sale', deep_link_url: expect.any(String) }));
+    const created = expectOk(
+      await call('POST', `/phone-numbers/${phone}/qr-codes`, { body: { prefilled_message: 'I want the spring sale', generate_qr_image: 'PNG' } }),
+    );
+    expect(created).toEqual(
+      expect.objectContaining({ code: expect.any(String), prefilled_message: 'I want the spring sale', deep_link_url: expect.any(String) }),
+    );
     const code = created.code;
     expect(expectOk(await call('GET', `/phone-numbers/${phone}/qr-codes`)).data.map((qr: { code: string }) => qr.code)).toContain(code);
-    expect(expectOk(await call('POST', `/phone-numbers/${phone}/qr-codes/${code}`, { body: { prefilled_message: 'Changed' } }))).toEqual(expect.objectContaining({ code, prefilled_message: 'Changed' }));
+    expect(expectOk(await call('POST', `/phone-numbers/${phone}/qr-codes/${code}`, { body: { prefilled_message: 'Changed' } }))).toEqual(
+      expect.objectContaining({ code, prefilled_message: 'Changed' }),
+    );
     expect(JSON.stringify(expectOk(await call('GET', `/phone-numbers/${phone}/qr-codes/${code}`)))).toContain('Changed');
     expect(expectOk(await call('DELETE', `/phone-numbers/${phone}/qr-codes/${code}`))).toEqual({ success: true });
     expect((await call('GET', `/phone-numbers/${phone}/qr-codes/${code}`)).status).toBe(404);
@@ -272,7 +358,7 @@ describe('automation and administration', () => {
     expect(expectOk(await call('POST', `/phone-numbers/${phone}/deregister`))).toEqual({ success: true });
   });
 
-  it('subscribes and unsubscribes the app to the account\'s webhooks', async () => {
+  it("subscribes and unsubscribes the app to the account's webhooks", async () => {
     expect(expectOk(await call('POST', `/wabas/${waba}/subscribed-apps`, { body: {} }))).toEqual({ success: true });
     expect(expectOk(await call('GET', `/wabas/${waba}/subscribed-apps`)).data).toHaveLength(1);
     expect(expectOk(await call('DELETE', `/wabas/${waba}/subscribed-apps`))).toEqual({ success: true });
@@ -286,8 +372,10 @@ describe('automation and administration', () => {
     expect(JSON.stringify(expectOk(await call('GET', `/phone-numbers/${phone}/block-list`)))).not.toContain('15559990001');
   });
 
-  it('requests a coexistence sync once (a repeat is Meta\'s 400)', async () => {
-    expect(expectOk(await call('POST', `/phone-numbers/${phone}/coexistence/sync`, { body: { sync_type: 'smb_app_state_sync' } }))).toEqual(expect.objectContaining({ success: true, messaging_product: 'whatsapp' }));
+  it("requests a coexistence sync once (a repeat is Meta's 400)", async () => {
+    expect(expectOk(await call('POST', `/phone-numbers/${phone}/coexistence/sync`, { body: { sync_type: 'smb_app_state_sync' } }))).toEqual(
+      expect.objectContaining({ success: true, messaging_product: 'whatsapp' }),
+    );
     expect((await call('POST', `/phone-numbers/${phone}/coexistence/sync`, { body: { sync_type: 'smb_app_state_sync' } })).status).toBe(400);
   });
 });

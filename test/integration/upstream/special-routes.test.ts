@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 describe('GET /upstream/phone-numbers', () => {
-  it('lists the organization\'s accounts and numbers with upstream fields', async () => {
+  it("lists the organization's accounts and numbers with upstream fields", async () => {
     const response = await wrapperCall(runtime, 'GET', '/phone-numbers');
     expect(response.status).toBe(200);
     expect(response.body.accounts).toEqual(
@@ -35,7 +35,9 @@ describe('GET /upstream/phone-numbers', () => {
     const ids = response.body.phone_numbers.map((number: { id: string }) => number.id).sort();
     expect(ids).toEqual([...runtime.demo.phoneNumberIds, MIGRATION_SOURCE.phoneNumbers[0]!.id].sort());
     const first = response.body.phone_numbers.find((number: { id: string }) => number.id === phone);
-    expect(first).toEqual(expect.objectContaining({ waba_id: waba, display_phone_number: expect.any(String), verified_name: 'Demo Retail', quality_rating: 'GREEN' }));
+    expect(first).toEqual(
+      expect.objectContaining({ waba_id: waba, display_phone_number: expect.any(String), verified_name: 'Demo Retail', quality_rating: 'GREEN' }),
+    );
     // The other organization sees only its own.
     const other = await wrapperCall(runtime, 'GET', '/phone-numbers', { token: runtime.demo.otherOrg.accessToken });
     expect(other.body.accounts.map((account: { waba_id: string }) => account.waba_id)).toEqual([runtime.demo.otherOrg.wabaId]);
@@ -76,11 +78,15 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk', () => {
   it('sends one template to many recipients with their variables and answers a delivery summary', async () => {
     runtime.sandbox!.configure({ recipientErrors: { '15553330004': { code: 131026 }, '15553330005': { code: 130429, times: 1 } } });
     const recipients = Array.from({ length: 8 }, (_, index) => ({ to: `1555333000${index}`, parameters: [`Name ${index}`, `O-${index}`] }));
-    const response = await wrapperCall(runtime, 'POST', `/phone-numbers/${phone}/messages/bulk`, { body: { template: { name: 'order_update', language: 'en_US' }, recipients } });
+    const response = await wrapperCall(runtime, 'POST', `/phone-numbers/${phone}/messages/bulk`, {
+      body: { template: { name: 'order_update', language: 'en_US' }, recipients },
+    });
     runtime.sandbox!.configure({ recipientErrors: { '15553330004': null, '15553330005': null } });
     expect(response.status).toBe(200);
     expect(response.body.summary).toEqual({ total: 8, sent: 7, failed: 1, unknown: 0, not_sent: 0 });
-    expect(response.body.results[4]).toEqual(expect.objectContaining({ to: '15553330004', status: 'failed', error: expect.objectContaining({ code: 131026 }) }));
+    expect(response.body.results[4]).toEqual(
+      expect.objectContaining({ to: '15553330004', status: 'failed', error: expect.objectContaining({ code: 131026 }) }),
+    );
     // The rate-limited recipient was retried after backoff.
     expect(response.body.results[5]).toEqual(expect.objectContaining({ to: '15553330005', status: 'sent', attempts: 2 }));
 
@@ -92,19 +98,33 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk', () => {
       expect.objectContaining({
         messaging_product: 'whatsapp',
         type: 'template',
-        template: { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Name 3' }, { type: 'text', text: 'O-3' }] }] },
+        template: {
+          name: 'order_update',
+          language: { code: 'en_US' },
+          components: [
+            {
+              type: 'body',
+              parameters: [
+                { type: 'text', text: 'Name 3' },
+                { type: 'text', text: 'O-3' },
+              ],
+            },
+          ],
+        },
       }),
     );
   });
 
-  it('reports Meta\'s rejection per recipient (wrong variable count) and refuses more than 100 recipients', async () => {
+  it("reports Meta's rejection per recipient (wrong variable count) and refuses more than 100 recipients", async () => {
     const response = await wrapperCall(runtime, 'POST', `/phone-numbers/${phone}/messages/bulk`, {
       body: { template: { name: 'order_update', language: 'en_US' }, recipients: [{ to: '15553331000', parameters: ['only one'] }] },
     });
     expect(response.body.summary.failed).toBe(1);
     expect(response.body.results[0].error.code).toBe(132000);
     const tooMany = Array.from({ length: 101 }, (_, index) => ({ to: String(15553340000 + index) }));
-    const refused = await wrapperCall(runtime, 'POST', `/phone-numbers/${phone}/messages/bulk`, { body: { template: { name: 'welcome_message', language: 'en_US' }, recipients: tooMany } });
+    const refused = await wrapperCall(runtime, 'POST', `/phone-numbers/${phone}/messages/bulk`, {
+      body: { template: { name: 'welcome_message', language: 'en_US' }, recipients: tooMany },
+    });
     expect(refused.status).toBe(400);
   });
 });
@@ -125,14 +145,22 @@ describe('POST /upstream/wabas/{wabaId}/templates/migrate', () => {
       { id: '160000000000002', name: 'spring_sale', reason: 'TEMPLATE_NAME_ALREADY_EXISTS' },
     ]);
     const second = await migrate({ sourceWabaId: MIGRATION_SOURCE.wabaId, pageNumber: 1 });
-    expect(second.body).toEqual({ migrated_templates: [{ id: '160000000000006', name: 'eu_survey' }, { id: '160000000000007', name: 'eu_goodbye' }], failed_templates: [] });
+    expect(second.body).toEqual({
+      migrated_templates: [
+        { id: '160000000000006', name: 'eu_survey' },
+        { id: '160000000000007', name: 'eu_goodbye' },
+      ],
+      failed_templates: [],
+    });
     expect((await migrate({ sourceWabaId: MIGRATION_SOURCE.wabaId, pageNumber: 2 })).body).toEqual({ migrated_templates: [], failed_templates: [] });
 
     // The copies exist in the destination now; migrating page 0 again clashes on every name.
     const again = await migrate({ sourceWabaId: MIGRATION_SOURCE.wabaId, pageNumber: 0 });
     expect(again.body.migrated_templates).toEqual([]);
     expect(again.body.failed_templates.map((failure: { reason: string }) => failure.reason)).toEqual(Array(5).fill('TEMPLATE_NAME_ALREADY_EXISTS'));
-    const names = (await wrapperCall(runtime, 'GET', `/wabas/${waba}/templates`, { query: { fields: 'name' } })).body.data.map((template: { name: string }) => template.name);
+    const names = (await wrapperCall(runtime, 'GET', `/wabas/${waba}/templates`, { query: { fields: 'name' } })).body.data.map(
+      (template: { name: string }) => template.name,
+    );
     expect(names).toEqual(expect.arrayContaining(['eu_welcome', 'eu_goodbye']));
   });
 
@@ -140,7 +168,9 @@ describe('POST /upstream/wabas/{wabaId}/templates/migrate', () => {
     const otherOrgs = await migrate({ sourceWabaId: runtime.demo.otherOrg.wabaId, pageNumber: 0 });
     expect(otherOrgs.status).toBe(400);
     expect(otherOrgs.body.error.type).toBe('MIGRATION_SOURCE_NOT_ALLOWED');
-    const foreignDestination = await wrapperCall(runtime, 'POST', `/wabas/${runtime.demo.otherOrg.wabaId}/templates/migrate`, { body: { sourceWabaId: MIGRATION_SOURCE.wabaId, pageNumber: 0 } });
+    const foreignDestination = await wrapperCall(runtime, 'POST', `/wabas/${runtime.demo.otherOrg.wabaId}/templates/migrate`, {
+      body: { sourceWabaId: MIGRATION_SOURCE.wabaId, pageNumber: 0 },
+    });
     expect(foreignDestination.status).toBe(404);
     expect((await migrate({ sourceWabaId: MIGRATION_SOURCE.wabaId })).status).toBe(400);
   });
@@ -148,7 +178,8 @@ describe('POST /upstream/wabas/{wabaId}/templates/migrate', () => {
 
 describe('multipart uploads', () => {
   it('uploads media of each kind within its limits, and refuses others with 400/413 naming the limit', async () => {
-    const upload = (value: Buffer, filename: string, type: string) => multipartCall(runtime, `/phone-numbers/${phone}/media`, [{ name: 'file', value, filename, type }]);
+    const upload = (value: Buffer, filename: string, type: string) =>
+      multipartCall(runtime, `/phone-numbers/${phone}/media`, [{ name: 'file', value, filename, type }]);
     expect((await upload(PNG_1X1, 'a.png', 'image/png')).status).toBe(200);
     expect((await upload(Buffer.from('%PDF-1.4\n%%EOF'), 'a.pdf', 'application/pdf')).status).toBe(200);
     const big = await upload(Buffer.alloc(4 * 1024 * 1024 + 10, 1), 'big.mp4', 'video/mp4');
@@ -164,7 +195,9 @@ describe('multipart uploads', () => {
 
   it('refuses a flow JSON that is not JSON', async () => {
     const flow = await wrapperCall(runtime, 'POST', `/wabas/${waba}/flows`, { body: { name: 'it_bad_json', categories: ['OTHER'] } });
-    const response = await multipartCall(runtime, `/wabas/${waba}/flows/${flow.body.id}/assets`, [{ name: 'file', value: '{"version": ', filename: 'flow.json', type: 'application/json' }]);
+    const response = await multipartCall(runtime, `/wabas/${waba}/flows/${flow.body.id}/assets`, [
+      { name: 'file', value: '{"version": ', filename: 'flow.json', type: 'application/json' },
+    ]);
     expect(response.status).toBe(400);
     expect(response.body.message).toBe('multipart field file must be valid JSON (the flow JSON)');
   });

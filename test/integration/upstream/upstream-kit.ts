@@ -41,13 +41,22 @@ export interface FilePart {
 }
 
 /** A multipart/form-data request (fetch writes the boundary), as a client would send it. */
-export async function multipartCall(runtime: TestRuntime, path: string, parts: FilePart[], token: string | null = runtime.demo.accessToken): Promise<TestResponse> {
+export async function multipartCall(
+  runtime: TestRuntime,
+  path: string,
+  parts: FilePart[],
+  token: string | null = runtime.demo.accessToken,
+): Promise<TestResponse> {
   const form = new FormData();
   for (const part of parts) {
     if (part.filename !== undefined) form.append(part.name, new Blob([part.value], { type: part.type ?? 'application/octet-stream' }), part.filename);
     else form.append(part.name, typeof part.value === 'string' ? part.value : part.value.toString());
   }
-  const response = await fetch(`${runtime.baseUrl}${UPSTREAM}${path}`, { method: 'POST', headers: token ? { Authorization: `Bearer ${token}` } : {}, body: form });
+  const response = await fetch(`${runtime.baseUrl}${UPSTREAM}${path}`, {
+    method: 'POST',
+    headers: token ? { Authorization: `Bearer ${token}` } : {},
+    body: form,
+  });
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -76,7 +85,14 @@ export const PNG_1X1 = Buffer.from(
 
 export const FLOW_JSON = JSON.stringify({
   version: '7.0',
-  screens: [{ id: 'WELCOME', title: 'Welcome', terminal: true, layout: { type: 'SingleColumnLayout', children: [{ type: 'Footer', label: 'Done', 'on-click-action': { name: 'complete', payload: {} } }] } }],
+  screens: [
+    {
+      id: 'WELCOME',
+      title: 'Welcome',
+      terminal: true,
+      layout: { type: 'SingleColumnLayout', children: [{ type: 'Footer', label: 'Done', 'on-click-action': { name: 'complete', payload: {} } }] },
+    },
+  ],
 });
 
 /**
@@ -99,7 +115,14 @@ export const MIGRATION_SOURCE: SandboxBusinessAccount = {
     ['160000000000005', 'eu_delivery', 'en'],
     ['160000000000006', 'eu_survey', 'en'],
     ['160000000000007', 'eu_goodbye', 'en'],
-  ].map(([id, name, language]) => ({ id: id!, name: name!, language: language!, category: 'UTILITY' as const, status: 'APPROVED' as const, components: [{ type: 'BODY', text: `Template ${name}` }] })),
+  ].map(([id, name, language]) => ({
+    id: id!,
+    name: name!,
+    language: language!,
+    category: 'UTILITY' as const,
+    status: 'APPROVED' as const,
+    components: [{ type: 'BODY', text: `Template ${name}` }],
+  })),
 };
 
 /** Registers MIGRATION_SOURCE with the sandbox and connects it to the demo organization (as an operator would). */

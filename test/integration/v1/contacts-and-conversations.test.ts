@@ -82,7 +82,10 @@ describe('generic v1 API: contacts and conversations', () => {
       ];
       for (const [body, message] of cases) {
         const response = await createContact(org.auth, body as Record<string, unknown>);
-        expect({ status: response.status, body: response.body }).toEqual({ status: 400, body: { success: false, error: { code: 'VALIDATION_FAILED', message } } });
+        expect({ status: response.status, body: response.body }).toEqual({
+          status: 400,
+          body: { success: false, error: { code: 'VALIDATION_FAILED', message } },
+        });
       }
       const malformed = await runtime.call('POST', '/v1/contacts', { headers: org.auth, rawBody: '{"name":' });
       expect(malformed.body).toEqual({ success: false, error: { code: 'MALFORMED_JSON', message: 'Request body is not valid JSON' } });
@@ -179,7 +182,10 @@ describe('generic v1 API: contacts and conversations', () => {
         body: { success: false, error: { code: 'CONVERSATION_ALREADY_OPEN', message: expect.stringContaining(reopenedElsewhere.body.data.id) } },
       });
       await call('PATCH', `/conversations/${reopenedElsewhere.body.data.id}`, org.auth, { status: 'closed' });
-      expect(await call('PATCH', `/conversations/${open.id}`, org.auth, { status: 'open' })).toMatchObject({ status: 200, body: { data: { status: 'open', closedAt: null } } });
+      expect(await call('PATCH', `/conversations/${open.id}`, org.auth, { status: 'open' })).toMatchObject({
+        status: 200,
+        body: { data: { status: 'open', closedAt: null } },
+      });
     });
 
     it('lists newest first with filters by status and contact, and their totals', async () => {
@@ -209,9 +215,9 @@ describe('generic v1 API: contacts and conversations', () => {
         success: false,
         error: { code: 'SENDER_NOT_FOUND', message: `Phone number ${other.senders[0]} is not a sender of this organization` },
       });
-      expect((await call('POST', '/conversations', org.auth, { contactId: 'ct_01ARZ3NDEKTSV4RRFFQ69G5FAV', senderPhoneNumber: org.senders[0] })).body.error.code).toBe(
-        'CONTACT_NOT_FOUND',
-      );
+      expect(
+        (await call('POST', '/conversations', org.auth, { contactId: 'ct_01ARZ3NDEKTSV4RRFFQ69G5FAV', senderPhoneNumber: org.senders[0] })).body.error.code,
+      ).toBe('CONTACT_NOT_FOUND');
     });
   });
 
@@ -237,7 +243,10 @@ describe('generic v1 API: contacts and conversations', () => {
       expect((await call('PATCH', `/conversations/${conversation.id}`, other.auth, { status: 'closed' })).status).toBe(404);
       expect((await call('GET', '/conversations', other.auth)).body).toEqual({ success: true, data: [], meta: { page: 1, pageSize: 20, total: 0 } });
       // The foreign PATCH changed nothing.
-      expect((await call('GET', `/conversations/${conversation.id}`, org.auth)).body.data).toMatchObject({ status: conversation.status, updatedAt: conversation.updatedAt });
+      expect((await call('GET', `/conversations/${conversation.id}`, org.auth)).body.data).toMatchObject({
+        status: conversation.status,
+        updatedAt: conversation.updatedAt,
+      });
     });
   });
 });

@@ -32,12 +32,19 @@ afterAll(async () => {
 async function legacyPair(organizationId: string, phoneNumber: string, userId: string, at: string): Promise<void> {
   for (const key of [phoneNumber, userId]) {
     await dynamo.documentClient.send(
-      new PutCommand({ TableName: dynamo.tableNames.inbox, Item: { ...inboxKeys.identityPair(organizationId, key), entity: 'identity-pair', phoneNumber, userId, at } }),
+      new PutCommand({
+        TableName: dynamo.tableNames.inbox,
+        Item: { ...inboxKeys.identityPair(organizationId, key), entity: 'identity-pair', phoneNumber, userId, at },
+      }),
     );
   }
 }
 const itemUnder = async (organizationId: string, key: string) =>
-  (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.inbox, Key: inboxKeys.identityPair(organizationId, key), ConsistentRead: true }))).Item;
+  (
+    await dynamo.documentClient.send(
+      new GetCommand({ TableName: dynamo.tableNames.inbox, Key: inboxKeys.identityPair(organizationId, key), ConsistentRead: true }),
+    )
+  ).Item;
 
 test('a pair stored under the older Mexican form is found by the other form, and an opt-out in either form reaches the BSUID and back', async () => {
   const organizationId = 'org_forms_optout';

@@ -24,7 +24,13 @@ afterAll(async () => {
 });
 
 const services = () =>
-  bindInboxServices({ inbox: repository, optOuts: repository, clock, ids: randomIdGenerator, senders: { listSenderPhoneNumbers: async () => ['15550001111'] } });
+  bindInboxServices({
+    inbox: repository,
+    optOuts: repository,
+    clock,
+    ids: randomIdGenerator,
+    senders: { listSenderPhoneNumbers: async () => ['15550001111'] },
+  });
 const counters = async (organizationId: string) =>
   (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.inbox, Key: inboxKeys.counters(organizationId) }))).Item;
 
@@ -76,7 +82,12 @@ test('use cases on DynamoDB: counters follow create, close and reopen; an abando
 });
 
 test('an unreachable store is InboxStoreUnavailableError (503), not a 500', async () => {
-  const client = new DynamoDBClient({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9', credentials: { accessKeyId: 'x', secretAccessKey: 'x' }, maxAttempts: 1 });
+  const client = new DynamoDBClient({
+    region: 'us-east-1',
+    endpoint: 'http://127.0.0.1:9',
+    credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    maxAttempts: 1,
+  });
   const unreachable = new DynamoDbInboxRepository(DynamoDBDocumentClient.from(client), 'inbox');
   await expect(unreachable.getContact('org_x', 'ct_1')).rejects.toBeInstanceOf(InboxStoreUnavailableError);
   client.destroy();
@@ -86,9 +97,14 @@ test('opt-outs: added once with its counter, ascending list, per-organization Ba
   const org = 'org_optouts';
   const numbers = Array.from({ length: 250 }, (_, index) => `4477009${String(index).padStart(5, '0')}`);
   const ports = { optOuts: repository, clock: fixedClock('2026-05-04T08:00:00.000Z') };
-  const added = await Promise.all(numbers.filter((_, index) => index % 2 === 1).map((phoneNumber) => addOptOut(ports, { organizationId: org, phoneNumber, source: 'api' })));
+  const added = await Promise.all(
+    numbers.filter((_, index) => index % 2 === 1).map((phoneNumber) => addOptOut(ports, { organizationId: org, phoneNumber, source: 'api' })),
+  );
   expect(added.every(({ created }) => created)).toBe(true);
-  const repeat = await addOptOut({ optOuts: repository, clock: fixedClock('2026-05-04T09:00:00.000Z') }, { organizationId: org, phoneNumber: numbers[1]!, source: 'keyword' });
+  const repeat = await addOptOut(
+    { optOuts: repository, clock: fixedClock('2026-05-04T09:00:00.000Z') },
+    { organizationId: org, phoneNumber: numbers[1]!, source: 'keyword' },
+  );
   expect(repeat).toEqual({ created: false, optOut: { phoneNumber: numbers[1], source: 'api', createdAt: '2026-05-04T08:00:00.000Z' } });
   expect((await counters(org))?.optOuts).toBe(125);
 

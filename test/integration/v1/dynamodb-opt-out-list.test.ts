@@ -7,7 +7,15 @@
 import { DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbOptOutList } from '../../../shared/adapters/dynamodb/dynamodb-opt-out-list';
 import { InboxTable, inboxKeys } from '../../../shared/adapters/dynamodb/inbox-table';
-import { addOptOut, applyOptOutKeyword, defaultOptInKeywords, defaultOptOutKeywords, optOutKeywordsOf, removeOptOut, type OptOutPorts } from '../../../shared/inbox/opt-outs';
+import {
+  addOptOut,
+  applyOptOutKeyword,
+  defaultOptInKeywords,
+  defaultOptOutKeywords,
+  optOutKeywordsOf,
+  removeOptOut,
+  type OptOutPorts,
+} from '../../../shared/inbox/opt-outs';
 import { fixedClock } from '../../../shared/ports/clock';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 
@@ -29,11 +37,18 @@ afterAll(async () => {
 });
 
 const optOutCount = async (organizationId: string) =>
-  Number((await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.inbox, Key: inboxKeys.counters(organizationId) }))).Item?.optOuts ?? 0);
+  Number(
+    (await dynamo.documentClient.send(new GetCommand({ TableName: dynamo.tableNames.inbox, Key: inboxKeys.counters(organizationId) }))).Item?.optOuts ?? 0,
+  );
 const items = async (organizationId: string) =>
   (
     await dynamo.documentClient.send(
-      new QueryCommand({ TableName: dynamo.tableNames.inbox, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': inboxKeys.optOut(organizationId, '').pk }, ConsistentRead: true }),
+      new QueryCommand({
+        TableName: dynamo.tableNames.inbox,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': inboxKeys.optOut(organizationId, '').pk },
+        ConsistentRead: true,
+      }),
     )
   ).Items ?? [];
 const keyword = (organizationId: string, phoneNumber: string, text: string, second: number) =>
@@ -82,7 +97,10 @@ test('entries stored under an older form before the key existed are found, liste
   const organizationId = 'org_legacy';
   const legacy = (phoneNumber: string, source: string) =>
     dynamo.documentClient.send(
-      new PutCommand({ TableName: dynamo.tableNames.inbox, Item: { ...inboxKeys.optOut(organizationId, phoneNumber), entity: 'opt-out', phoneNumber, source, createdAt: '2026-01-01T00:00:00.000Z' } }),
+      new PutCommand({
+        TableName: dynamo.tableNames.inbox,
+        Item: { ...inboxKeys.optOut(organizationId, phoneNumber), entity: 'opt-out', phoneNumber, source, createdAt: '2026-01-01T00:00:00.000Z' },
+      }),
     );
   await legacy('5215512345678', 'api'); // Mexico, dialled with the old mobile 1
   await legacy('558188887777', 'keyword'); // Brazil, a wa_id without the ninth digit
@@ -95,7 +113,10 @@ test('entries stored under an older form before the key existed are found, liste
   // Over 100 numbers: the list itself is read, with the same answer.
   const many = [...asked, ...Array.from({ length: 120 }, (_, index) => `4477009${String(index).padStart(5, '0')}`)];
   expect(await list.findSuppressed(organizationId, many)).toEqual(new Set(['525512345678', '5581988887777']));
-  expect((await list.listOptOuts(organizationId, { offset: 0, limit: 10 })).items.map((entry) => entry.phoneNumber).sort()).toEqual(['5215512345678', '558188887777']);
+  expect((await list.listOptOuts(organizationId, { offset: 0, limit: 10 })).items.map((entry) => entry.phoneNumber).sort()).toEqual([
+    '5215512345678',
+    '558188887777',
+  ]);
 
   // A START under the dialled Brazilian form takes the older keyword entry off the list; the Mexican API entry is removed by the API under its new form.
   await keyword(organizationId, '5581988887777', 'START', 10);

@@ -10,7 +10,18 @@ import { signWebhookBody } from '../../../shared/meta-app/webhook-signature';
 import { webhookBody } from '../../support/delivery-fakes';
 import { runAdminCli, type AdminCliResult } from '../../support/admin-cli';
 import { startTestRuntime, type TestRuntime } from '../../support/local-runtime';
-import { BASE, DEMO, issueKey, keyHeader, kitEnvironment, orderUpdate, readJob, recipients, waitForTerminal, type Recipient } from '../broadcast/broadcast-test-kit';
+import {
+  BASE,
+  DEMO,
+  issueKey,
+  keyHeader,
+  kitEnvironment,
+  orderUpdate,
+  readJob,
+  recipients,
+  waitForTerminal,
+  type Recipient,
+} from '../broadcast/broadcast-test-kit';
 
 jest.setTimeout(120_000);
 
@@ -28,16 +39,30 @@ afterAll(async () => {
 
 const v1 = (method: string, path: string, body?: unknown) =>
   runtime.call(method, `/v1${path}`, { headers: { authorization: `Bearer ${runtime.demo.v1ApiKey}` }, ...(body === undefined ? {} : { body }) });
-const listed = async () => ((await v1('GET', '/opt-outs?pageSize=100')).body.data as Array<{ phoneNumber: string; source: string }>).map(({ phoneNumber, source }) => `${phoneNumber}:${source}`);
+const listed = async () =>
+  ((await v1('GET', '/opt-outs?pageSize=100')).body.data as Array<{ phoneNumber: string; source: string }>).map(
+    ({ phoneNumber, source }) => `${phoneNumber}:${source}`,
+  );
 const sentTo = (to: string) => runtime.sandbox!.acceptedMessages().filter((message) => message.recipient === to);
 const fullNumber = ({ countryCode, toPhoneNumber }: Recipient) => `${countryCode}${toPhoneNumber}`;
 
 /** A customer's text as Meta posts it (signed with the demo app's secret), sent at `at` (Meta's time: whole seconds); resolves once it is queued. */
 async function customerWrites(from: string, text: string, at: Date): Promise<void> {
   const message = { from, id: `wamid.${Math.random().toString(36).slice(2)}`, timestamp: String(at.getTime() / 1000), type: 'text', text: { body: text } };
-  const body = webhookBody([{ wabaId: DEMO.wabaId, phoneNumberId: DEMO.phoneNumberId1, displayPhoneNumber: DEMO.sender1, messages: [message], contacts: [{ profile: { name: 'Cliente' }, wa_id: from }] }]);
+  const body = webhookBody([
+    {
+      wabaId: DEMO.wabaId,
+      phoneNumberId: DEMO.phoneNumberId1,
+      displayPhoneNumber: DEMO.sender1,
+      messages: [message],
+      contacts: [{ profile: { name: 'Cliente' }, wa_id: from }],
+    },
+  ]);
   const raw = JSON.stringify(body);
-  const answer = await runtime.call('POST', '/hooks/meta/whatsapp', { rawBody: raw, headers: { 'x-hub-signature-256': signWebhookBody(raw, runtime.demo.metaAppSecret) } });
+  const answer = await runtime.call('POST', '/hooks/meta/whatsapp', {
+    rawBody: raw,
+    headers: { 'x-hub-signature-256': signWebhookBody(raw, runtime.demo.metaAppSecret) },
+  });
   expect(answer.status).toBe(200);
 }
 /** Every queued webhook applied. */
@@ -52,9 +77,11 @@ async function broadcast(data: Recipient[], inSeconds = 0): Promise<string> {
   return accepted.headers.get('x-broadcast-job-id')!;
 }
 const rowsOf = async (jobId: string) =>
-  ((await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients?limit=100`, { headers: keyHeader(key) })).body.data.recipients as Array<Record<string, unknown>>).map(
-    (row) => [`${row.countryCode}${row.toPhoneNumber}`, row.status, row.failureReasonCode],
-  );
+  (
+    (await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients?limit=100`, { headers: keyHeader(key) })).body.data.recipients as Array<
+      Record<string, unknown>
+    >
+  ).map((row) => [`${row.countryCode}${row.toPhoneNumber}`, row.status, row.failureReasonCode]);
 
 describe('opt-outs at send time', () => {
   it('a scheduled job: a recipient opted out (by the API) between accept and firing is FAILED OPTED_OUT, counted, listed, never sent', async () => {
@@ -133,7 +160,12 @@ describe('STOP and START by Meta’s timestamp', () => {
     expect(await onList()).toBe(false);
 
     // Both at once, twice over (each redelivered): STOP is the latest.
-    await Promise.all([customerWrites(customer, 'STOP', at(40)), customerWrites(customer, 'START', at(30)), customerWrites(customer, 'START', at(30)), customerWrites(customer, 'STOP', at(40))]);
+    await Promise.all([
+      customerWrites(customer, 'STOP', at(40)),
+      customerWrites(customer, 'START', at(30)),
+      customerWrites(customer, 'START', at(30)),
+      customerWrites(customer, 'STOP', at(40)),
+    ]);
     await applied();
     expect(await listed()).toContain(`${customer}:keyword`);
 

@@ -37,7 +37,11 @@ describe('opt-outs through the local runtime', () => {
   it('POST adds (201, a repeat 200 with the first entry), GET lists, DELETE removes (204, then 404)', async () => {
     const created = await v1('POST', '/opt-outs', { phoneNumber: '447700900501' });
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ success: true, data: { phoneNumber: '447700900501', source: 'api', createdAt: expect.any(String) }, meta: { page: 1, total: 1 } });
+    expect(created.body).toEqual({
+      success: true,
+      data: { phoneNumber: '447700900501', source: 'api', createdAt: expect.any(String) },
+      meta: { page: 1, total: 1 },
+    });
     const again = await v1('POST', '/opt-outs', { phoneNumber: '447700900501' });
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual(created.body.data);
@@ -77,7 +81,9 @@ describe('opt-outs through the local runtime', () => {
     const jobId = accepted.headers.get('x-broadcast-job-id')!;
     await waitForTerminal(organizationId, jobId, 40_000);
 
-    const rows = (await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients?limit=10`, { headers: keyHeader(key) })).body.data.recipients as Array<Record<string, unknown>>;
+    const rows = (await runtime.call('GET', `${BASE}/broadcasts/${jobId}/recipients?limit=10`, { headers: keyHeader(key) })).body.data.recipients as Array<
+      Record<string, unknown>
+    >;
     expect(rows.map((row) => [row.toPhoneNumber, row.status, row.failureReasonCode])).toEqual([
       [data[0]!.toPhoneNumber, expect.stringMatching(/^(SENT|DELIVERED|READ)$/), null],
       [data[1]!.toPhoneNumber, 'FAILED', 'OPTED_OUT'],
@@ -94,14 +100,25 @@ describe('opt-outs through the local runtime', () => {
     const key = (await issueKey(organizationId, DEMO.sender1)).secret;
     const response = await runtime.call('POST', `${BASE}/send-bulk`, {
       headers: keyHeader(key),
-      body: { broadcastName: `opt-out bulk ${Date.now()}`, templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY', globalTemplateParams: ['A', 'B'], data: [kept, optedOut] },
+      body: {
+        broadcastName: `opt-out bulk ${Date.now()}`,
+        templateName: 'order_update',
+        templateLanguage: 'en_US',
+        templateType: 'UTILITY',
+        globalTemplateParams: ['A', 'B'],
+        data: [kept, optedOut],
+      },
     });
     expect(response.status).toBe(200);
     expect(response.body.data.data).toMatchObject({ total_contacts: 2, failed_contacts: 1, estimated_cost: PRICE_MICROS.utility['91'] / 1_000_000 });
     expect(await walletMicros(organizationId)).toBe(before - PRICE_MICROS.utility['91']);
     const jobId = await latestJobId(organizationId);
     await waitForTerminal(organizationId, jobId, 40_000);
-    await eventually(() => Promise.resolve(acceptedTo(`91${kept!.toPhoneNumber}`)), (messages) => messages.length === 1, 20_000);
+    await eventually(
+      () => Promise.resolve(acceptedTo(`91${kept!.toPhoneNumber}`)),
+      (messages) => messages.length === 1,
+      20_000,
+    );
     expect(acceptedTo(`91${optedOut!.toPhoneNumber}`)).toHaveLength(0);
   });
 

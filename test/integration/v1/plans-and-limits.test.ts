@@ -36,7 +36,10 @@ describe('generic v1 API: keys, plans and limits', () => {
         : headers === 'organization'
           ? { authorization: `Bearer ${runtime.demo.orgToken}` }
           : (headers as Record<string, string>);
-    for (const [method, path] of [['GET', '/v1/contacts'], ['POST', '/v1/conversations']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v1/contacts'],
+      ['POST', '/v1/conversations'],
+    ] as const) {
       const response = await runtime.call(method, path, { headers: auth, body: method === 'POST' ? {} : undefined });
       expect({ status: response.status, body: response.body }).toEqual({ status: 401, body: unauthorized });
     }
@@ -55,7 +58,11 @@ describe('generic v1 API: keys, plans and limits', () => {
     ];
     for (const [method, path, body] of requests) {
       const response = await runtime.call(method, path, { headers: starter.auth, body });
-      expect({ request: `${method} ${path}`, status: response.status, body: response.body }).toEqual({ request: `${method} ${path}`, status: 403, body: planRequired });
+      expect({ request: `${method} ${path}`, status: response.status, body: response.body }).toEqual({
+        request: `${method} ${path}`,
+        status: 403,
+        body: planRequired,
+      });
     }
     const admin = getServices().tenancy.admin;
     await admin.setOrganizationPlan({ organizationId: starter.organizationId, plan: 'starter', apiAddOn: true });

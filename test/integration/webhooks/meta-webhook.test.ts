@@ -38,7 +38,10 @@ async function drain(queueUrl: string, attributes: Array<string | undefined> = [
     bodies.push(...messages.map((message) => message.Body!));
     attributes.push(...messages.map((message) => message.MessageAttributes?.[REPLAYED_ATTRIBUTE]?.StringValue));
     await runtime.sqs.send(
-      new DeleteMessageBatchCommand({ QueueUrl: queueUrl, Entries: messages.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })) }),
+      new DeleteMessageBatchCommand({
+        QueueUrl: queueUrl,
+        Entries: messages.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle! })),
+      }),
     );
   }
 }
@@ -137,7 +140,17 @@ describe('with the Meta app configured', () => {
     }));
     const raw = JSON.stringify({
       object: 'whatsapp_business_account',
-      entry: [{ id: '102290129340398', changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550100001', phone_number_id: '110000000000001' }, statuses } }] }],
+      entry: [
+        {
+          id: '102290129340398',
+          changes: [
+            {
+              field: 'messages',
+              value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550100001', phone_number_id: '110000000000001' }, statuses },
+            },
+          ],
+        },
+      ],
     });
     expect(Buffer.byteLength(raw)).toBeGreaterThan(1_000_000);
     const answer = await post(raw, signed(raw));

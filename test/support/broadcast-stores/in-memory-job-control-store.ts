@@ -21,7 +21,12 @@ export class InMemoryJobControlStore implements JobControlStore {
     if (!job) return undefined;
     const pause = pauseOfJob(job);
     const refused = [...(job.refusedCountries ?? [])].sort();
-    return { cancelled: job.cancelledAt !== undefined, createdAt: job.createdAt, ...(pause ? { pause } : {}), ...(refused.length > 0 ? { refusedCountries: refused } : {}) };
+    return {
+      cancelled: job.cancelledAt !== undefined,
+      createdAt: job.createdAt,
+      ...(pause ? { pause } : {}),
+      ...(refused.length > 0 ? { refusedCountries: refused } : {}),
+    };
   }
 
   async refuseCountry(jobId: string, callingCode: string): Promise<void> {
@@ -82,7 +87,11 @@ function pauseOfJob(job: BroadcastJob): JobPause | undefined {
   };
 }
 
-function setOrDelete<K extends 'pauseFailsAt' | 'pausedBy' | 'pauseCode' | 'pauseText' | 'pausedByCredentialId' | 'pauseHalt'>(job: BroadcastJob, key: K, value: BroadcastJob[K] | undefined): void {
+function setOrDelete<K extends 'pauseFailsAt' | 'pausedBy' | 'pauseCode' | 'pauseText' | 'pausedByCredentialId' | 'pauseHalt'>(
+  job: BroadcastJob,
+  key: K,
+  value: BroadcastJob[K] | undefined,
+): void {
   if (value === undefined) delete job[key];
   else job[key] = value;
 }

@@ -4,7 +4,15 @@
  * delivery facts and codes tests need are set with `recordDelivery`).
  */
 import type { OutcomeFacts } from '../../../shared/outcomes/outcome-facts';
-import type { ChunkRecipientRecords, ClaimResult, ClaimState, LedgerEntry, LedgerEntryLocation, RecipientClaim, RecipientLedger } from '../../../shared/broadcast/ports';
+import type {
+  ChunkRecipientRecords,
+  ClaimResult,
+  ClaimState,
+  LedgerEntry,
+  LedgerEntryLocation,
+  RecipientClaim,
+  RecipientLedger,
+} from '../../../shared/broadcast/ports';
 import type { TallyCode } from '../../../shared/delivery/recipient-status';
 import { InMemoryBroadcastState, copy } from './in-memory-broadcast-state';
 
@@ -98,7 +106,12 @@ export class InMemoryRecipientLedger implements RecipientLedger {
 }
 
 /** The waiting codes of the chunk's listed recipients without a ledger entry, as the DynamoDB ledger reads them. */
-function waitingOfChunk(state: InMemoryBroadcastState, jobId: string, chunkIndex: number, indexes: readonly number[]): { waiting?: ReadonlyMap<number, TallyCode> } {
+function waitingOfChunk(
+  state: InMemoryBroadcastState,
+  jobId: string,
+  chunkIndex: number,
+  indexes: readonly number[],
+): { waiting?: ReadonlyMap<number, TallyCode> } {
   const claimed = new Set(state.entriesOf(jobId, chunkIndex).map((entry) => entry.index));
   const found = indexes.flatMap((index): Array<[number, TallyCode]> => {
     const code = state.waitingCodes.get(`${jobId}#W#${index}`);

@@ -40,15 +40,26 @@ export function describeAccountDirectoryContract(name: string, makeRepository: (
 
       it('finds a phone number globally through its digits and id claims', async () => {
         const phone: PhoneNumber = { organizationId: fresh('org_'), wabaId: fresh('waba'), digits: freshDigits(), phoneNumberId: fresh('pn'), addedAt: at };
-        await repository.claimIdentifier({ kind: 'phone-number-digits', value: phone.digits, organizationId: phone.organizationId, phoneNumber: phone, claimedAt: at });
-        await repository.claimIdentifier({ kind: 'phone-number-id', value: phone.phoneNumberId, organizationId: phone.organizationId, phoneNumber: phone, claimedAt: at });
+        await repository.claimIdentifier({
+          kind: 'phone-number-digits',
+          value: phone.digits,
+          organizationId: phone.organizationId,
+          phoneNumber: phone,
+          claimedAt: at,
+        });
+        await repository.claimIdentifier({
+          kind: 'phone-number-id',
+          value: phone.phoneNumberId,
+          organizationId: phone.organizationId,
+          phoneNumber: phone,
+          claimedAt: at,
+        });
         expect(await repository.findPhoneNumberByDigits(phone.digits)).toEqual(phone);
         expect(await repository.findPhoneNumberById(phone.phoneNumberId)).toEqual(phone);
         expect(await repository.findPhoneNumberByDigits(freshDigits())).toBeUndefined();
         expect(await repository.findPhoneNumberById(fresh('pn'))).toBeUndefined();
       });
     });
-
 
     describe('business accounts and phone numbers', () => {
       it('puts (replacing), reads and lists per organization in WABA id order', async () => {
@@ -114,7 +125,9 @@ export function describeAccountDirectoryContract(name: string, makeRepository: (
         expect(await repository.getBusinessAccount(organizationId, 'waba1')).toEqual(expected);
         await repository.setBusinessAccountMarketingMessages(organizationId, 'waba1', { marketingMessages: 'auto', updatedAt: later });
         expect(await repository.getBusinessAccount(organizationId, 'waba1')).toMatchObject({ marketingMessages: 'auto' });
-        await expect(repository.setBusinessAccountMarketingMessages(organizationId, 'waba-missing', { marketingMessages: 'enabled', updatedAt: later })).rejects.toBeInstanceOf(BusinessAccountNotFoundError);
+        await expect(
+          repository.setBusinessAccountMarketingMessages(organizationId, 'waba-missing', { marketingMessages: 'enabled', updatedAt: later }),
+        ).rejects.toBeInstanceOf(BusinessAccountNotFoundError);
         expect(await repository.getBusinessAccount(organizationId, 'waba-missing')).toBeUndefined();
       });
 

@@ -123,7 +123,9 @@ export function describeAuditLogContract(name: string, makeLog: (clock: Clock) =
     it('refuses a cursor it did not issue', async () => {
       const organizationId = freshOrganization();
       await expect(log.list({ organizationId, limit: 10, cursor: 'bm90LWEtY3Vyc29y' })).rejects.toBeInstanceOf(InvalidAuditCursorError);
-      await expect(log.list({ organizationId, limit: 10, cursor: Buffer.from('{"e":"aud_x"}').toString('base64url') })).rejects.toBeInstanceOf(InvalidAuditCursorError);
+      await expect(log.list({ organizationId, limit: 10, cursor: Buffer.from('{"e":"aud_x"}').toString('base64url') })).rejects.toBeInstanceOf(
+        InvalidAuditCursorError,
+      );
     });
   });
 }

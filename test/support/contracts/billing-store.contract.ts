@@ -21,7 +21,12 @@ export function describeBillingStoreContract(name: string, makeRepository: () =>
         expect(await repository.getWallet(organizationId)).toBeUndefined();
         await expect(repository.debitWallet(organizationId, 1, at)).rejects.toBeInstanceOf(InsufficientBalanceError);
         expect(await repository.creditWallet(organizationId, 5_000, at)).toEqual({ organizationId, balanceMicros: 5_000, currency: 'USD', updatedAt: at });
-        expect(await repository.creditWallet(organizationId, 1_000, later)).toEqual({ organizationId, balanceMicros: 6_000, currency: 'USD', updatedAt: later });
+        expect(await repository.creditWallet(organizationId, 1_000, later)).toEqual({
+          organizationId,
+          balanceMicros: 6_000,
+          currency: 'USD',
+          updatedAt: later,
+        });
         expect(await repository.debitWallet(organizationId, 6_000, later)).toEqual({ organizationId, balanceMicros: 0, currency: 'USD', updatedAt: later });
         await expect(repository.debitWallet(organizationId, 1, later)).rejects.toBeInstanceOf(InsufficientBalanceError);
         expect(await repository.getWallet(organizationId)).toEqual({ organizationId, balanceMicros: 0, currency: 'USD', updatedAt: later });
@@ -38,7 +43,6 @@ export function describeBillingStoreContract(name: string, makeRepository: () =>
         expect((await repository.getWallet(organizationId))?.balanceMicros).toBe(0);
       });
     });
-
 
     describe('pricing and subscriptions', () => {
       it('puts (replacing) and reads country pricing; the list holds every country in calling-code order', async () => {

@@ -19,7 +19,11 @@ export function draftCampaign(organizationId: string, campaignId: string, create
     name: `Spring sale ${campaignId}`,
     fromPhoneNumber: '15550001111',
     template: { name: 'spring_sale', language: 'en_US', category: 'MARKETING' },
-    audience: { audienceIds: ['aud_01', 'contacts'], filter: { tags: { any: ['vip'] }, attributes: { city: { in: ['Pune', 'Mumbai'] } } }, excludeAudienceIds: ['aud_02'] },
+    audience: {
+      audienceIds: ['aud_01', 'contacts'],
+      filter: { tags: { any: ['vip'] }, attributes: { city: { in: ['Pune', 'Mumbai'] } } },
+      excludeAudienceIds: ['aud_02'],
+    },
     values: {
       templateParams: [{ attribute: 'first_name', fallback: 'there' }, 'SPRING25'],
       header: { type: 'image', link: 'https://example.com/a.png' },
@@ -66,7 +70,13 @@ export function describeCampaignStoreContract(name: string, makeStore: () => Cam
     it('lists an organization\u2019s campaigns newest first, page by page with the cursor, and no other organization\u2019s', async () => {
       const organizationId = freshOrganization();
       const other = freshOrganization();
-      const times = ['2026-12-01T10:00:00.000Z', '2026-12-01T10:00:01.000Z', '2026-12-01T10:00:02.000Z', '2026-12-01T10:00:03.000Z', '2026-12-01T10:00:04.000Z'];
+      const times = [
+        '2026-12-01T10:00:00.000Z',
+        '2026-12-01T10:00:01.000Z',
+        '2026-12-01T10:00:02.000Z',
+        '2026-12-01T10:00:03.000Z',
+        '2026-12-01T10:00:04.000Z',
+      ];
       for (const [index, createdAt] of times.entries()) await store.createCampaign(draftCampaign(organizationId, `cmp_list${index}`, createdAt));
       await store.createCampaign(draftCampaign(other, 'cmp_elsewhere', '2026-12-01T10:00:09.000Z'));
       const seen: string[] = [];
@@ -89,12 +99,27 @@ export function describeCampaignStoreContract(name: string, makeStore: () => Cam
       const organizationId = freshOrganization();
       await store.createCampaign(draftCampaign(organizationId, 'cmp_launch'));
       const launchedAt = '2026-12-01T11:00:00.000Z';
-      const first = await store.markLaunched(organizationId, 'cmp_launch', { launchedAt, jobId: 'pub_first', expansion: firstExpansion(launchedAt), launchRequestHash: 'hash-1' });
+      const first = await store.markLaunched(organizationId, 'cmp_launch', {
+        launchedAt,
+        jobId: 'pub_first',
+        expansion: firstExpansion(launchedAt),
+        launchRequestHash: 'hash-1',
+      });
       expect(first).toEqual({ launched: true });
-      const second = await store.markLaunched(organizationId, 'cmp_launch', { launchedAt: '2026-12-01T11:00:05.000Z', jobId: 'pub_second', expansion: firstExpansion(launchedAt) });
+      const second = await store.markLaunched(organizationId, 'cmp_launch', {
+        launchedAt: '2026-12-01T11:00:05.000Z',
+        jobId: 'pub_second',
+        expansion: firstExpansion(launchedAt),
+      });
       expect(second.launched).toBe(false);
       const earlier = second.launched ? undefined : second.campaign;
-      expect(earlier).toMatchObject({ launchedAt, jobId: 'pub_first', launchRequestHash: 'hash-1', expansion: firstExpansion(launchedAt), updatedAt: launchedAt });
+      expect(earlier).toMatchObject({
+        launchedAt,
+        jobId: 'pub_first',
+        launchRequestHash: 'hash-1',
+        expansion: firstExpansion(launchedAt),
+        updatedAt: launchedAt,
+      });
       expect(await store.getCampaign(organizationId, 'cmp_launch')).toEqual(earlier);
     });
 
@@ -133,7 +158,9 @@ export function describeCampaignStoreContract(name: string, makeStore: () => Cam
       const startedAt = '2026-12-01T11:00:00.000Z';
       await store.createCampaign(draftCampaign(organizationId, 'cmp_race'));
       await store.markLaunched(organizationId, 'cmp_race', { launchedAt: startedAt, jobId: 'pub_r', expansion: firstExpansion(startedAt) });
-      const writes = await Promise.all([1, 2, 3].map((nextIndex) => store.saveExpansion(organizationId, 'cmp_race', { ...firstExpansion(startedAt), nextIndex, version: 1 }, 0)));
+      const writes = await Promise.all(
+        [1, 2, 3].map((nextIndex) => store.saveExpansion(organizationId, 'cmp_race', { ...firstExpansion(startedAt), nextIndex, version: 1 }, 0)),
+      );
       expect(writes.filter(Boolean)).toHaveLength(1);
     });
 
@@ -142,7 +169,10 @@ export function describeCampaignStoreContract(name: string, makeStore: () => Cam
       await store.createCampaign(draftCampaign(organizationId, 'cmp_cancel'));
       const at = new Date('2026-12-01T10:30:00.000Z');
       expect(await store.cancelUnlaunched(organizationId, 'cmp_cancel', at)).toEqual({ cancelled: true, cancelledAt: at.toISOString() });
-      expect(await store.cancelUnlaunched(organizationId, 'cmp_cancel', new Date('2026-12-01T10:31:00.000Z'))).toEqual({ cancelled: true, cancelledAt: at.toISOString() });
+      expect(await store.cancelUnlaunched(organizationId, 'cmp_cancel', new Date('2026-12-01T10:31:00.000Z'))).toEqual({
+        cancelled: true,
+        cancelledAt: at.toISOString(),
+      });
       expect(await store.getCampaign(organizationId, 'cmp_cancel')).toMatchObject({ cancelledAt: at.toISOString() });
       const launchedAt = '2026-12-01T11:00:00.000Z';
       const launch = await store.markLaunched(organizationId, 'cmp_cancel', { launchedAt, jobId: 'pub_c', expansion: firstExpansion(launchedAt) });

@@ -14,7 +14,11 @@ import { freshJobId, job, later, now, outcome } from './broadcast-contract-fixtu
 type Stores = JobStore & RecipientLedger & ChunkProgressStore;
 
 /** `outcomesOf`: the OutcomeStore writing the same storage (the fake's `outcomeFacts`, DynamoDbOutcomeStore on the same table). */
-export function describeChunkProgressStoreContract(name: string, makeRepository: () => Stores | Promise<Stores>, outcomesOf: (repository: Stores) => OutcomeStore): void {
+export function describeChunkProgressStoreContract(
+  name: string,
+  makeRepository: () => Stores | Promise<Stores>,
+  outcomesOf: (repository: Stores) => OutcomeStore,
+): void {
   describe(`ChunkProgressStore contract: ${name}`, () => {
     let repository: Stores;
     beforeAll(async () => {
@@ -33,7 +37,17 @@ export function describeChunkProgressStoreContract(name: string, makeRepository:
       await repository.recordOutcomes(jobId, 0, [outcome(2, 'UNKNOWN', { failureReasonCode: 'UNKNOWN_OUTCOME: timeout' })]);
       expect(await repository.reconcileChunk(jobId, 0, later)).toEqual({ done: true });
       expect(await chunkProgressOf(repository, jobId)).toEqual([
-        { chunkIndex: 0, recipientCount: 3, sent: 1, failed: 1, unknown: 1, failuresByReason: { '131026': 1 }, started: false, done: true, doneAt: later.toISOString() },
+        {
+          chunkIndex: 0,
+          recipientCount: 3,
+          sent: 1,
+          failed: 1,
+          unknown: 1,
+          failuresByReason: { '131026': 1 },
+          started: false,
+          done: true,
+          doneAt: later.toISOString(),
+        },
       ]);
     });
 

@@ -97,14 +97,26 @@ export function describeEndpointHealthStoreContract(name: string, makeStore: () 
       expect((await store.readShare(organizationId, at(16))).leases.map((lease) => lease.slot)).toEqual([0]);
     });
 
-    it('counts failures in a row with the last one\'s kind, opens the breaker, and a success resets it all', async () => {
+    it("counts failures in a row with the last one's kind, opens the breaker, and a success resets it all", async () => {
       const endpoint = freshEndpoint();
       expect(await store.recordFailures(endpoint, 3, false, at(0))).toBe(3);
       expect(await store.recordFailures(endpoint, 2, true, at(1))).toBe(5);
       await store.openBreaker(endpoint, at(31), 1, at(1));
-      expect(await store.read(endpoint, at(2))).toEqual({ consecutiveFailures: 5, lastFailureTimedOut: true, openUntilMs: at(31).getTime(), opens: 1, leases: [] });
+      expect(await store.read(endpoint, at(2))).toEqual({
+        consecutiveFailures: 5,
+        lastFailureTimedOut: true,
+        openUntilMs: at(31).getTime(),
+        opens: 1,
+        leases: [],
+      });
       await store.recordSuccess(endpoint, at(40));
-      expect(await store.read(endpoint, at(41))).toEqual({ consecutiveFailures: 0, lastFailureTimedOut: false, opens: 0, lastSuccessAtMs: at(40).getTime(), leases: [] });
+      expect(await store.read(endpoint, at(41))).toEqual({
+        consecutiveFailures: 0,
+        lastFailureTimedOut: false,
+        opens: 0,
+        lastSuccessAtMs: at(40).getTime(),
+        leases: [],
+      });
     });
   });
 }

@@ -66,7 +66,12 @@ export function describeInboxRepositoryContract(name: string, makeRepository: ()
         expect((await repository.listContacts(organizationId, {}, { offset: 0, limit: 10 })).items).toEqual([bsuidOnly]);
         expect((await repository.listContacts(organizationId, { search: '1555' }, { offset: 0, limit: 10 })).items).toEqual([]);
 
-        const filled = await repository.addContactIdentity(organizationId, 'ct_900', { phoneNumber: '15550009000', userId: 'US.other', username: 'ana.rr' }, later);
+        const filled = await repository.addContactIdentity(
+          organizationId,
+          'ct_900',
+          { phoneNumber: '15550009000', userId: 'US.other', username: 'ana.rr' },
+          later,
+        );
         expect(filled).toEqual({ ...bsuidOnly, phoneNumber: '15550009000', userId: 'US.900', username: 'ana.rr', updatedAt: later });
         const again = await repository.addContactIdentity(organizationId, 'ct_900', { phoneNumber: '15550009999' }, later);
         expect(again?.phoneNumber).toBe('15550009000');
@@ -90,7 +95,10 @@ export function describeInboxRepositoryContract(name: string, makeRepository: ()
         await repository.releaseOpenConversation(claim);
         await repository.releaseOpenConversation(claim);
         expect(await repository.claimOpenConversation({ ...claim, conversationId: 'cv_5' }, 'cv_1')).toEqual({ claimed: true });
-        expect(await repository.claimOpenConversation({ ...claim, conversationId: 'cv_6' })).toMatchObject({ claimed: false, holder: { conversationId: 'cv_5' } });
+        expect(await repository.claimOpenConversation({ ...claim, conversationId: 'cv_6' })).toMatchObject({
+          claimed: false,
+          holder: { conversationId: 'cv_5' },
+        });
       });
 
       it('claims are read back strongly consistent, per organization', async () => {

@@ -57,7 +57,13 @@ export function describeJobControlStoreContract(name: string, makeRepository: ()
       const jobId = freshJobId();
       await repository.createJob(job(jobId, 1, 1), [1]);
       const template = { pausedAt: now.toISOString(), reason: 'TEMPLATE_PAUSED', failsAt: later.toISOString() };
-      const account = { pausedAt: later.toISOString(), reason: 'ACCOUNT_MESSAGING_LIMITED', pausedBy: 'meta' as const, code: 131064, text: 'Messaging limit reached' };
+      const account = {
+        pausedAt: later.toISOString(),
+        reason: 'ACCOUNT_MESSAGING_LIMITED',
+        pausedBy: 'meta' as const,
+        code: 131064,
+        text: 'Messaging limit reached',
+      };
       expect(await repository.pauseJob(jobId, template)).toEqual(template);
       expect(await repository.pauseJob(jobId, account)).toEqual(account);
       expect(await repository.pauseJob(jobId, { ...account, pausedAt: now.toISOString(), code: 131042 })).toEqual(account);
@@ -104,7 +110,13 @@ export function describeJobControlStoreContract(name: string, makeRepository: ()
     it('a refusal seen before a resume does not hold the job again; one seen after it does', async () => {
       const jobId = freshJobId();
       await repository.createJob(job(jobId, 1, 1), [1]);
-      const hold = (at: Date) => ({ pausedAt: at.toISOString(), reason: 'ACCOUNT_LOCKED', pausedBy: 'meta' as const, code: 131031, text: 'Account has been locked' });
+      const hold = (at: Date) => ({
+        pausedAt: at.toISOString(),
+        reason: 'ACCOUNT_LOCKED',
+        pausedBy: 'meta' as const,
+        code: 131031,
+        text: 'Account has been locked',
+      });
       const first = hold(now);
       expect(await repository.pauseJob(jobId, first)).toEqual(first);
       const resumedAt = new Date(now.getTime() + 1_000);

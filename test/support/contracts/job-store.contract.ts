@@ -80,15 +80,20 @@ export function describeJobStoreContract(name: string, makeRepository: () => Sto
       const ranged = await repository.listJobsOfOrganization(organizationId, { from: minute(1), to: minute(3), limit: 10 });
       expect(ranged.jobs.map((item) => item.createdAt)).toEqual([minute(3), minute(2), minute(2), minute(1)]);
       expect(ranged.next).toBeUndefined();
-      expect((await repository.listJobsOfOrganization(organizationId, { from: minute(4), limit: 10 })).jobs.map((item) => item.jobId)).toEqual([created[5]!.jobId]);
-      expect((await repository.listJobsOfOrganization(organizationId, { to: minute(0), limit: 10 })).jobs.map((item) => item.jobId)).toEqual([created[0]!.jobId]);
+      expect((await repository.listJobsOfOrganization(organizationId, { from: minute(4), limit: 10 })).jobs.map((item) => item.jobId)).toEqual([
+        created[5]!.jobId,
+      ]);
+      expect((await repository.listJobsOfOrganization(organizationId, { to: minute(0), limit: 10 })).jobs.map((item) => item.jobId)).toEqual([
+        created[0]!.jobId,
+      ]);
     });
 
     it('appends chunks to an open-ended job once each, raising its totals, and closes it with exact totals', async () => {
       const jobId = freshJobId();
       const open = { ...job(jobId, 0, 4), campaignId: 'cmp_contract', expansion: 'open' as const };
       await repository.createJob(open, []);
-      const listed = (first: number, count: number) => Array.from({ length: count }, (_, offset) => ({ index: first + offset, countryCode: '91', toPhoneNumber: `98000000${first + offset}` }));
+      const listed = (first: number, count: number) =>
+        Array.from({ length: count }, (_, offset) => ({ index: first + offset, countryCode: '91', toPhoneNumber: `98000000${first + offset}` }));
       await repository.appendChunks(jobId, 0, [3], listed(0, 3));
       await repository.appendChunks(jobId, 1, [2], listed(4, 2));
       // A redelivered page: nothing is created or counted twice, progress is kept, totalChunks never lowers.

@@ -39,7 +39,7 @@ export function describeMembershipStoreContract(name: string, makeRepository: ()
         expect((await repository.listMembershipsOfUser(bob)).map((membership) => membership.organizationId)).toEqual([orgA, orgB]);
       });
 
-      it('keeps a person\'s console role and usage-plan key (docs/PEOPLE.md), and a role change replaces them', async () => {
+      it("keeps a person's console role and usage-plan key (docs/PEOPLE.md), and a role change replaces them", async () => {
         const organizationId = fresh('org_');
         const email = `ana-${fresh('u')}@example.com`;
         const usagePlanKey = { id: 'gw_key_1', value: 'wbp_person_0123456789abcdefghij' };

@@ -42,7 +42,9 @@ export function describeOrganizationStoreContract(name: string, makeRepository: 
         const off = await repository.updateOrganizationUsMarketingGuard(org.organizationId, { usMarketingGuard: false, updatedAt: later });
         expect(off).toEqual({ ...org, usMarketingGuard: false, updatedAt: later });
         expect(await repository.getOrganization(org.organizationId)).toEqual(off);
-        await expect(repository.updateOrganizationUsMarketingGuard(fresh('org_'), { usMarketingGuard: true, updatedAt: later })).rejects.toBeInstanceOf(OrganizationNotFoundError);
+        await expect(repository.updateOrganizationUsMarketingGuard(fresh('org_'), { usMarketingGuard: true, updatedAt: later })).rejects.toBeInstanceOf(
+          OrganizationNotFoundError,
+        );
       });
 
       it('suspends (the first time stays, the reason is replaced) and resumes (both fields removed, resumedAt recorded; a new suspension removes it); an unknown one is OrganizationNotFoundError', async () => {
@@ -50,15 +52,23 @@ export function describeOrganizationStoreContract(name: string, makeRepository: 
         await repository.createOrganization(org);
         const suspended = await repository.setOrganizationSuspension(org.organizationId, { suspension: { suspendedAt: at, reason: 'fraud' }, updatedAt: at });
         expect(suspended).toEqual({ ...org, status: 'suspended', suspendedAt: at, suspensionReason: 'fraud', updatedAt: at });
-        const again = await repository.setOrganizationSuspension(org.organizationId, { suspension: { suspendedAt: later, reason: 'unpaid' }, updatedAt: later });
+        const again = await repository.setOrganizationSuspension(org.organizationId, {
+          suspension: { suspendedAt: later, reason: 'unpaid' },
+          updatedAt: later,
+        });
         expect(again).toEqual({ ...org, status: 'suspended', suspendedAt: at, suspensionReason: 'unpaid', updatedAt: later });
         expect(await repository.getOrganization(org.organizationId)).toEqual(again);
         const resumed = await repository.setOrganizationSuspension(org.organizationId, { suspension: undefined, updatedAt: later });
         expect(resumed).toEqual({ ...org, status: 'active', updatedAt: later, resumedAt: later });
         expect(await repository.getOrganization(org.organizationId)).toEqual(resumed);
-        const suspendedAgain = await repository.setOrganizationSuspension(org.organizationId, { suspension: { suspendedAt: later, reason: 'again' }, updatedAt: later });
+        const suspendedAgain = await repository.setOrganizationSuspension(org.organizationId, {
+          suspension: { suspendedAt: later, reason: 'again' },
+          updatedAt: later,
+        });
         expect(suspendedAgain).toEqual({ ...org, status: 'suspended', suspendedAt: later, suspensionReason: 'again', updatedAt: later });
-        await expect(repository.setOrganizationSuspension(fresh('org_'), { suspension: undefined, updatedAt: later })).rejects.toBeInstanceOf(OrganizationNotFoundError);
+        await expect(repository.setOrganizationSuspension(fresh('org_'), { suspension: undefined, updatedAt: later })).rejects.toBeInstanceOf(
+          OrganizationNotFoundError,
+        );
       });
     });
   });

@@ -28,7 +28,9 @@ export function describeOutcomeStoreContract(name: string, makeStore: () => Outc
         { location: location(jobId, 57), event: { kind: 'reply', at: at('2026-12-01T11:00:00Z'), via: 'context' } },
       ]);
       expect(results).toEqual(['applied', 'applied', 'applied']);
-      await expect(store.recordOutcomes(jobId, [{ location: location(jobId, 7), event: { kind: 'reply', at: at('2026-12-01T10:00:05Z'), via: 'context' } }])).resolves.toEqual(['unchanged']);
+      await expect(
+        store.recordOutcomes(jobId, [{ location: location(jobId, 7), event: { kind: 'reply', at: at('2026-12-01T10:00:05Z'), via: 'context' } }]),
+      ).resolves.toEqual(['unchanged']);
       await expect(store.outcomesOf(jobId, 7)).resolves.toEqual({ repliedAt: '2026-12-01T09:00:00.000Z' });
       await expect(store.outcomesOf(jobId, 57)).resolves.toEqual({ repliedAt: '2026-12-01T11:00:00.000Z' });
       await expect(store.outcomesOf(jobId, 8)).resolves.toEqual({});
@@ -40,7 +42,9 @@ export function describeOutcomeStoreContract(name: string, makeStore: () => Outc
         { location: location(jobId, 1049), event: { kind: 'click', at: at('2026-12-01T10:00:00.100Z') } },
         { location: location(jobId, 1049), event: { kind: 'click', at: at('2026-12-01T10:05:00Z') } },
       ]);
-      await expect(store.recordOutcomes(jobId, [{ location: location(jobId, 1049), event: { kind: 'click', at: at('2026-12-01T10:00:00.900Z') } }])).resolves.toEqual(['unchanged']);
+      await expect(
+        store.recordOutcomes(jobId, [{ location: location(jobId, 1049), event: { kind: 'click', at: at('2026-12-01T10:00:00.900Z') } }]),
+      ).resolves.toEqual(['unchanged']);
       await expect(store.outcomesOf(jobId, 1049)).resolves.toEqual({ firstClickAt: '2026-12-01T10:00:00.000Z', clicks: 2 });
     });
 

@@ -42,7 +42,10 @@ export function describePersonClaimsContract(name: string, makeClaims: () => Per
 
     it('answers every person of a large page, new and claimed mixed', async () => {
       const campaignId = freshCampaign();
-      await claims.claimPersons(campaignId, Array.from({ length: 60 }, (_, index) => ({ personKey: `p${index}`, index })));
+      await claims.claimPersons(
+        campaignId,
+        Array.from({ length: 60 }, (_, index) => ({ personKey: `p${index}`, index })),
+      );
       const page = Array.from({ length: 180 }, (_, index) => ({ personKey: `p${index}`, index: 1000 + index }));
       const held = await claims.claimPersons(campaignId, page);
       expect(held.size).toBe(180);

@@ -21,7 +21,13 @@ export function describeContactPolicyStoreContract(name: string, makeStore: () =
     it('has none by default; a set policy reads back, is replaced whole, and is removed', async () => {
       const org = freshOrganization();
       await expect(store.policyOf(org)).resolves.toBeUndefined();
-      const first = { marketingPerPerson: 2, perDays: 7, categories: ['MARKETING' as const, 'UTILITY' as const], updatedAt: at(0).toISOString(), updatedBy: 'admin' };
+      const first = {
+        marketingPerPerson: 2,
+        perDays: 7,
+        categories: ['MARKETING' as const, 'UTILITY' as const],
+        updatedAt: at(0).toISOString(),
+        updatedBy: 'admin',
+      };
       await store.setPolicy(org, first);
       await expect(store.policyOf(org)).resolves.toEqual(first);
       await expect(store.policyOf(`${org}other`)).resolves.toBeUndefined();
@@ -64,7 +70,10 @@ export function describeFrequencyCapStoreContract(name: string, makeStore: () =>
       const one = { count: 1, perDays: 7 };
       await expect(store.reserve(org, 'US.13491208655302741918', { sendId: 'pub_a#3', at: at(0) }, one)).resolves.toEqual({ reserved: true });
       await expect(store.reserve(org, 'US.13491208655302741918', { sendId: 'pub_a#3', at: at(0.1) }, one)).resolves.toEqual({ reserved: true });
-      await expect(store.reserve(org, 'US.13491208655302741918', { sendId: 'pub_b#3', at: at(0.2) }, one)).resolves.toEqual({ reserved: false, allowedAt: at(7) });
+      await expect(store.reserve(org, 'US.13491208655302741918', { sendId: 'pub_b#3', at: at(0.2) }, one)).resolves.toEqual({
+        reserved: false,
+        allowedAt: at(7),
+      });
     });
 
     it('a release gives the place back; releasing what is not counted changes nothing', async () => {
@@ -81,11 +90,16 @@ export function describeFrequencyCapStoreContract(name: string, makeStore: () =>
     it('a cap lowered since: the place frees when enough sends have left the window', async () => {
       const three = { count: 3, perDays: 7 };
       for (const [index, day] of [0, 1, 2].entries()) await store.reserve(org, '447700900123', { sendId: `pub_${index}#0`, at: at(day) }, three);
-      await expect(store.reserve(org, '447700900123', { sendId: 'pub_z#0', at: at(3) }, { count: 1, perDays: 7 })).resolves.toEqual({ reserved: false, allowedAt: at(9) });
+      await expect(store.reserve(org, '447700900123', { sendId: 'pub_z#0', at: at(3) }, { count: 1, perDays: 7 })).resolves.toEqual({
+        reserved: false,
+        allowedAt: at(9),
+      });
     });
 
     it('is exact under concurrency: 20 parallel reservations for one person with a cap of 2 take exactly 2', async () => {
-      const answers = await Promise.all(Array.from({ length: 20 }, (_, index) => store.reserve(org, '447700900123', { sendId: `pub_${index}#0`, at: at(0) }, week)));
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, (_, index) => store.reserve(org, '447700900123', { sendId: `pub_${index}#0`, at: at(0) }, week)),
+      );
       expect(answers.filter((answer) => answer.reserved)).toHaveLength(2);
       expect(answers.filter((answer) => !answer.reserved)).toHaveLength(18);
       await expect(store.reserve(org, '447700900123', { sendId: 'pub_late#0', at: at(1) }, week)).resolves.toMatchObject({ reserved: false });

@@ -53,7 +53,9 @@ export function describeTouchStoreContract(name: string, makeStore: () => TouchS
         { personKeys: ['12025550123'], touch: touch('pub_a', '2026-12-01T10:00:00.000Z') },
         { personKeys: ['US.13491208655302741918'], touch: touch('pub_h', '2026-12-03T10:00:00.000Z', { campaignId: 'cmp_2', heldOut: true }) },
       ]);
-      await expect(store.latestTouch(org, ['12025550123', 'US.13491208655302741918'])).resolves.toEqual(touch('pub_h', '2026-12-03T10:00:00.000Z', { campaignId: 'cmp_2', heldOut: true }));
+      await expect(store.latestTouch(org, ['12025550123', 'US.13491208655302741918'])).resolves.toEqual(
+        touch('pub_h', '2026-12-03T10:00:00.000Z', { campaignId: 'cmp_2', heldOut: true }),
+      );
     });
   });
 }

@@ -22,7 +22,13 @@ export function broadcastRouteOf(method: string, fullPath: string): { route: Rou
 }
 
 /** Calls the route's function with the person's token (and nothing else); `fullPath` is the public path, stage included. */
-export async function callAsPerson(runtime: TestRuntime, token: string, method: string, fullPath: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function callAsPerson(
+  runtime: TestRuntime,
+  token: string,
+  method: string,
+  fullPath: string,
+  body?: unknown,
+): Promise<{ status: number; body: any }> {
   const { route, pathParameters } = broadcastRouteOf(method, fullPath);
   const handler = await runtime.functionHandler(route.group);
   const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) };

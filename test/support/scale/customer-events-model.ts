@@ -58,7 +58,16 @@ export class CustomerEventsModel {
   private readonly publishedAt = new Map<string, { at: number; busy: boolean }>();
   private readonly failingOrganizationId: string;
   private sequence = 0;
-  readonly figures: CustomerEventFigures = { published: 0, othersDelivered: 0, othersPending: 0, quietDelaysMs: [], busyDelaysMs: [], failingCalls: 0, failingDeadLettered: 0, deferred: 0 };
+  readonly figures: CustomerEventFigures = {
+    published: 0,
+    othersDelivered: 0,
+    othersPending: 0,
+    quietDelaysMs: [],
+    busyDelaysMs: [],
+    failingCalls: 0,
+    failingDeadLettered: 0,
+    deferred: 0,
+  };
 
   constructor(
     private readonly time: VirtualScheduler,
@@ -76,7 +85,9 @@ export class CustomerEventsModel {
       if (!failing && index % load.subscriberEvery !== 0) continue;
       const count = failing ? load.failingEndpoints : 1;
       const ids = Array.from({ length: count }, (_, endpoint) => `whk_${index}_${endpoint}`);
-      ids.forEach((id) => this.registry.add(organizationId, id, `https://${failing ? 'failing' : 'ok'}.example.com/${id}`, `whsec_${index}`, ['message.status']));
+      ids.forEach((id) =>
+        this.registry.add(organizationId, id, `https://${failing ? 'failing' : 'ok'}.example.com/${id}`, `whsec_${index}`, ['message.status']),
+      );
       this.endpoints.set(organizationId, ids);
     }
   }
@@ -90,7 +101,8 @@ export class CustomerEventsModel {
     for (const key of callbackData) {
       const event = newCustomerEvent({ type: 'message.status', createdAt: now, sourceKey: `${key}:${(this.sequence += 1)}`, data: { callbackData: key } });
       this.figures.published += 1;
-      if (organizationId !== this.failingOrganizationId) this.publishedAt.set(event.id, { at: now.getTime(), busy: Number(organizationId.slice(4)) < this.busyOrganizations });
+      if (organizationId !== this.failingOrganizationId)
+        this.publishedAt.set(event.id, { at: now.getTime(), busy: Number(organizationId.slice(4)) < this.busyOrganizations });
       for (const endpointId of endpoints) deliveries.push({ version: 1, organizationId, endpointId, event, firstAttemptAt: now.toISOString(), attempts: 0 });
     }
     this.queue.send(deliveries, organizationId);
@@ -100,7 +112,10 @@ export class CustomerEventsModel {
   handler(dynamo: DynamoModel): BatchHandler<CustomerEventDelivery> {
     const dependencies = this.dependencies(dynamo);
     return async (messages) => {
-      const results = await dispatchCustomerEvents(dependencies, messages.map((message) => message.body));
+      const results = await dispatchCustomerEvents(
+        dependencies,
+        messages.map((message) => message.body),
+      );
       const failedIds: number[] = [];
       results.forEach((result, index) => {
         if ('error' in result) failedIds.push(messages[index]!.id);

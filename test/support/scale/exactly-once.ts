@@ -35,8 +35,25 @@ const FINAL = new Set(['SENT', 'FAILED', 'UNKNOWN', 'CANCELLED']);
  * @example
  * const counts = exactlyOnce(store.ledger, meta, load.record, 0, true);
  */
-export function exactlyOnce(ledger: ReadonlyMap<string, LedgerEntry>, meta: MetaModel, load: LoadRecord, deadLettered: number, drained: boolean): ExactlyOnceCounts {
-  const counts: ExactlyOnceCounts = { recipients: 0, settled: 0, pending: 0, duplicates: 0, lost: deadLettered, unknown: 0, unknownWithoutFault: 0, unknownWithoutFaultReasons: {}, faultsInjected: meta.faulted.size, deadLettered };
+export function exactlyOnce(
+  ledger: ReadonlyMap<string, LedgerEntry>,
+  meta: MetaModel,
+  load: LoadRecord,
+  deadLettered: number,
+  drained: boolean,
+): ExactlyOnceCounts {
+  const counts: ExactlyOnceCounts = {
+    recipients: 0,
+    settled: 0,
+    pending: 0,
+    duplicates: 0,
+    lost: deadLettered,
+    unknown: 0,
+    unknownWithoutFault: 0,
+    unknownWithoutFaultReasons: {},
+    faultsInjected: meta.faulted.size,
+    deadLettered,
+  };
   for (const job of load.jobs.values()) counts.recipients += job.recipients;
   for (const [id, entry] of ledger) {
     const callbackData = `b1:${id.split('#').join(':')}`;

@@ -37,8 +37,6 @@ export class IndexedBroadcastRepository extends InMemoryBroadcastRepository {
 
   override entriesOf(jobId: string, chunkIndex: number): LedgerEntry[] {
     const ids = this.indexed.byChunk.get(`${jobId}#${chunkIndex}`) ?? [];
-    return [...ids]
-      .map((id) => copy(this.indexed.get(id)!))
-      .sort((a, b) => a.index - b.index);
+    return [...ids].map((id) => copy(this.indexed.get(id)!)).sort((a, b) => a.index - b.index);
   }
 }

@@ -63,7 +63,8 @@ export class LambdaEventSourceModel<T> {
    */
   private allowance(): number {
     const now = this.time.nowMs();
-    if (this.queue.visibleCount > 0) this.allowed = Math.min(this.settings.maxConcurrency, this.allowed + ((now - this.lastLookAt) * this.settings.scaleUpPerMinute) / 60_000);
+    if (this.queue.visibleCount > 0)
+      this.allowed = Math.min(this.settings.maxConcurrency, this.allowed + ((now - this.lastLookAt) * this.settings.scaleUpPerMinute) / 60_000);
     this.lastLookAt = now;
     return Math.floor(this.allowed);
   }

@@ -150,7 +150,11 @@ export class ScaleLoadGenerator {
     const key = `${chunkIndex}:${size}`;
     let list = this.recipientLists.get(key);
     if (!list) {
-      list = Array.from({ length: size }, (_, offset) => ({ index: chunkIndex * CHUNK_SIZE + offset, to: `9198${String(chunkIndex * CHUNK_SIZE + offset).padStart(8, '0')}`, parameters: ['Ada'] }));
+      list = Array.from({ length: size }, (_, offset) => ({
+        index: chunkIndex * CHUNK_SIZE + offset,
+        to: `9198${String(chunkIndex * CHUNK_SIZE + offset).padStart(8, '0')}`,
+        parameters: ['Ada'],
+      }));
       this.recipientLists.set(key, list);
     }
     return list;

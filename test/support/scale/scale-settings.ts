@@ -107,7 +107,12 @@ export function fullScaleSettings(seed = 40): ScaleSettings {
       // The mappings as deployed before issue 40 (batch sizes and timeouts are today's).
       chunkWorker: eventSource('chunk-worker', PRE_MODEL_CEILING, chunkWorker.batchSize, chunkWorker.timeoutSeconds * 1000),
       deliveryEvents: eventSource('delivery-events', PRE_MODEL_CEILING, 10, 60_000),
-      customerEvents: eventSource('customer-events', PRE_MODEL_DISPATCHER_CEILING, customerEventsDispatcher.batchSize, customerEventsDispatcher.timeoutSeconds * 1000),
+      customerEvents: eventSource(
+        'customer-events',
+        PRE_MODEL_DISPATCHER_CEILING,
+        customerEventsDispatcher.batchSize,
+        customerEventsDispatcher.timeoutSeconds * 1000,
+      ),
       fairQueues: false,
       worker: {
         maxInFlight: 512,

@@ -16,7 +16,7 @@ import { ScaleWorld } from './scale-world';
  */
 export const SIMULATION_PARTS = {
   real: [
-    'the chunk worker (handleChunkRecord, processOutboundChunk: job control, the account\'s turn, the pacer, lanes, claims, outcomes, settle) for the chunk queue and the single-message queue (batches of 10, records concurrently)',
+    "the chunk worker (handleChunkRecord, processOutboundChunk: job control, the account's turn, the pacer, lanes, claims, outcomes, settle) for the chunk queue and the single-message queue (batches of 10, records concurrently)",
     'the chunk messages (job-fan-out templateChunkOf)',
     'which queue a job takes (shared/broadcast/outbound-lanes.ts laneOfJob)',
     'the customer-events dispatcher (dispatchCustomerEvents: per-endpoint and per-organization fairness, breaker, retries, re-queues) on the in-memory health store',
@@ -25,7 +25,7 @@ export const SIMULATION_PARTS = {
     'the accept path (60 ms, then the job and its messages)',
     'the campaign expander (pages queued per run, the job written whole)',
     'the delivery-events consumer (20 ms + 1.3 ms per status, writes per status)',
-    'the customer-event publisher and the customers\' endpoints',
+    "the customer-event publisher and the customers' endpoints",
     'SQS, the Lambda event source, Meta and its webhooks, DynamoDB round trips and per-partition throughput',
   ],
 } as const;
@@ -54,10 +54,18 @@ export async function runScaleSimulation(settings: ScaleSettings, progress?: (li
   // In steps of 10 virtual seconds, so a long run says how far it is.
   while (world.time.nowMs() < arrivalsEndMs) {
     await world.time.runUntil(Math.min(arrivalsEndMs, world.time.nowMs() + 10_000));
-    progress?.(`${Math.round((world.time.nowMs() - startMs) / 1000)} s virtual after ${Math.round((performance.now() - started) / 1000)} s; Meta took ${world.meta.taken.size}`);
+    progress?.(
+      `${Math.round((world.time.nowMs() - startMs) / 1000)} s virtual after ${Math.round((performance.now() - started) / 1000)} s; Meta took ${world.meta.taken.size}`,
+    );
   }
   const drained = await drain(world, load, arrivalsEndMs + settings.load.drainSeconds * 1000);
-  return figuresOf(world, load, { startMs, arrivalsEndMs, drained, wallSeconds: (performance.now() - started) / 1000, cpuSeconds: cpuSecondsSince(cpuAtStart) });
+  return figuresOf(world, load, {
+    startMs,
+    arrivalsEndMs,
+    drained,
+    wallSeconds: (performance.now() - started) / 1000,
+    cpuSeconds: cpuSecondsSince(cpuAtStart),
+  });
 }
 
 /** This process's CPU time (user + system) since `start`: the cost of a run whatever else the machine is doing. */
@@ -72,8 +80,7 @@ async function drain(world: ScaleWorld, load: ScaleLoadGenerator, untilMs: numbe
   const queues = [world.outbound, world.lane, world.metaEvents].filter((queue) => queue !== undefined);
   const functions = world.functions.filter((fn) => fn.settings.name !== world.settings.platform.customerEvents.name);
   const idle = () =>
-    load.expanding === 0 &&
-    queues.every((queue) => queue.visibleCount === 0 && queue.inFlightCount === 0) && functions.every((fn) => fn.running === 0);
+    load.expanding === 0 && queues.every((queue) => queue.visibleCount === 0 && queue.inFlightCount === 0) && functions.every((fn) => fn.running === 0);
   while (world.time.nowMs() < untilMs) {
     if (idle()) return true;
     await world.time.runUntil(Math.min(untilMs, world.time.nowMs() + 60_000));
@@ -81,7 +88,11 @@ async function drain(world: ScaleWorld, load: ScaleLoadGenerator, untilMs: numbe
   return untilMs > world.time.startMs + world.settings.load.arrivalSeconds * 1000 && idle();
 }
 
-function figuresOf(world: ScaleWorld, load: ScaleLoadGenerator, run: { startMs: number; arrivalsEndMs: number; drained: boolean; wallSeconds: number; cpuSeconds: number }): ScaleFigures {
+function figuresOf(
+  world: ScaleWorld,
+  load: ScaleLoadGenerator,
+  run: { startMs: number; arrivalsEndMs: number; drained: boolean; wallSeconds: number; cpuSeconds: number },
+): ScaleFigures {
   const { settings } = world;
   const virtualSeconds = (world.time.nowMs() - run.startMs) / 1000;
   const deadLettered = world.outbound.deadLetters.length + (world.lane?.deadLetters.length ?? 0);
@@ -100,7 +111,19 @@ function figuresOf(world: ScaleWorld, load: ScaleLoadGenerator, run: { startMs: 
       ['meta-events', world.metaEvents],
       ['customer-events', world.customerEventQueue],
     ] as const
-  ).flatMap(([name, queue]) => (queue ? [{ name, sent: queue.sent, redelivered: queue.redelivered, deadLettered: queue.deadLetters.length, backlogAtEnd: queue.visibleCount + queue.inFlightCount }] : []));
+  ).flatMap(([name, queue]) =>
+    queue
+      ? [
+          {
+            name,
+            sent: queue.sent,
+            redelivered: queue.redelivered,
+            deadLettered: queue.deadLetters.length,
+            backlogAtEnd: queue.visibleCount + queue.inFlightCount,
+          },
+        ]
+      : [],
+  );
   const numbers = [...world.meta.numbers.values()];
   return {
     seed: settings.load.seed,
@@ -131,7 +154,12 @@ function figuresOf(world: ScaleWorld, load: ScaleLoadGenerator, run: { startMs: 
 /** The other organizations' event delivery (publish to their endpoint) while one organization's endpoints fail. */
 function customerEventFigures(world: ScaleWorld): ScaleFigures['customerEvents'] {
   const figures = world.customerEvents.finish();
-  const latencies = (delays: readonly number[]) => ({ delivered: delays.length, p50Ms: quantile(delays, 0.5), p99Ms: quantile(delays, 0.99), maxMs: quantile(delays, 1) });
+  const latencies = (delays: readonly number[]) => ({
+    delivered: delays.length,
+    p50Ms: quantile(delays, 0.5),
+    p99Ms: quantile(delays, 0.99),
+    maxMs: quantile(delays, 1),
+  });
   return {
     published: figures.published,
     othersDelivered: figures.othersDelivered,

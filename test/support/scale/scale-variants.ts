@@ -29,7 +29,13 @@ export function withVariant(base: ScaleSettings, variant: ScaleVariant): ScaleSe
       // Provisioned pollers (the mapping's minimum): no minutes-long scale-up from 5 after an idle spell.
       chunkWorker: { ...platform.chunkWorker, maxConcurrency: eventSourceCeilings.chunkWorker, initialConcurrency: eventSourceCeilings.chunkWorker },
       // The single-sender function: the chunk worker's consumer, 10 records a batch (issue 40 item 2).
-      singleLane: { ...platform.chunkWorker, name: 'single-lane', maxConcurrency: eventSourceCeilings.singleSender, initialConcurrency: eventSourceCeilings.singleSender, batchSize: 10 },
+      singleLane: {
+        ...platform.chunkWorker,
+        name: 'single-lane',
+        maxConcurrency: eventSourceCeilings.singleSender,
+        initialConcurrency: eventSourceCeilings.singleSender,
+        batchSize: 10,
+      },
       deliveryEvents: { ...platform.deliveryEvents, maxConcurrency: eventSourceCeilings.deliveryEvents },
       customerEvents: { ...platform.customerEvents, maxConcurrency: eventSourceCeilings.customerEventsDispatcher },
       fairQueues: true,

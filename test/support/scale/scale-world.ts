@@ -79,11 +79,22 @@ export class ScaleWorld {
     this.webhooks = new WebhookModel(this.time, this.metaEvents, this.streams('webhooks'), (number) => `org_${number.slice(3)}`);
     this.meta.onTaken = (number, key) => this.webhooks.taken(number, key);
     this.customerEventQueue = new SqsModel<CustomerEventDelivery>(this.time, { ...queueSettings, visibilityTimeoutMs: 6 * platform.customerEvents.timeoutMs });
-    this.customerEvents = new CustomerEventsModel(this.time, this.customerEventQueue, load.customerEvents, load.organizations, load.drainingAccounts + load.campaigns, this.streams('customer-events'));
+    this.customerEvents = new CustomerEventsModel(
+      this.time,
+      this.customerEventQueue,
+      load.customerEvents,
+      load.organizations,
+      load.drainingAccounts + load.campaigns,
+      this.streams('customer-events'),
+    );
     const dependencies = this.workerDependencies();
     this.addFunction(this.outbound, platform.chunkWorker, this.chunkWorkerHandler(dependencies, 'outbound', this.outbound));
     if (this.lane && platform.singleLane) this.addFunction(this.lane, platform.singleLane, this.chunkWorkerHandler(dependencies, 'lane', this.lane));
-    this.addFunction(this.metaEvents, platform.deliveryEvents, this.webhooks.handler(this.time, this.dynamo, (organizationId, statuses) => this.customerEvents.publish(organizationId, statuses)));
+    this.addFunction(
+      this.metaEvents,
+      platform.deliveryEvents,
+      this.webhooks.handler(this.time, this.dynamo, (organizationId, statuses) => this.customerEvents.publish(organizationId, statuses)),
+    );
     // Its own DynamoDB model (the rateLimits table, own random stream): the sending side's figures do not move with the subscribers.
     const rateLimitsTable = new DynamoModel(this.time, models.dynamo, this.streams('dynamo-customer-events'));
     this.addFunction(this.customerEventQueue, platform.customerEvents, this.customerEvents.handler(rateLimitsTable));

@@ -28,7 +28,6 @@ describe('code size', () => {
       expect(offences.some((offence) => offence.file === file)).toBe(true);
     }
   });
-
 });
 
 describe('the checker', () => {

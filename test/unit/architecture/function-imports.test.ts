@@ -49,7 +49,14 @@ describe.each(Object.keys(functions) as FunctionName[])('function %s', (name) =>
   });
 
   test('imports exactly the SDK clients its resource definition grants', () => {
-    const clients = new Set([...closure].flatMap((file) => graph.packages.get(file)!.map((pkg) => clientOfPackage[pkg]).filter(Boolean)));
+    const clients = new Set(
+      [...closure].flatMap((file) =>
+        graph.packages
+          .get(file)!
+          .map((pkg) => clientOfPackage[pkg])
+          .filter(Boolean),
+      ),
+    );
     expect([...clients].sort()).toEqual(granted(functions[name]).sort());
   });
 });

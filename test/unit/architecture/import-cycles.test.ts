@@ -32,7 +32,14 @@ describe('import graph', () => {
     ]);
     expect(findCycles(edges)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
     expect(loopThrough(['a.ts', 'b.ts', 'c.ts'], edges)).toEqual(['a.ts', 'b.ts', 'c.ts', 'a.ts']);
-    expect(findCycles(new Map([['a.ts', ['b.ts']], ['b.ts', []]]))).toEqual([]);
+    expect(
+      findCycles(
+        new Map([
+          ['a.ts', ['b.ts']],
+          ['b.ts', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   test('no import cycle between project files (type-only imports included)', () => {

@@ -11,7 +11,8 @@ import { projectRoot } from './import-graph';
 
 // The CLI, not the ESLint class: the config is an ES module, which jest's CommonJS runtime cannot import.
 const eslintBin = join(projectRoot, 'node_modules/eslint/bin/eslint.js');
-const configFor = (file: string) => JSON.parse(execFileSync(process.execPath, [eslintBin, '--print-config', file], { cwd: projectRoot, encoding: 'utf8' })) as { rules: Record<string, unknown> };
+const configFor = (file: string) =>
+  JSON.parse(execFileSync(process.execPath, [eslintBin, '--print-config', file], { cwd: projectRoot, encoding: 'utf8' })) as { rules: Record<string, unknown> };
 
 const REQUIRED_ERRORS = [
   '@typescript-eslint/no-floating-promises',

@@ -36,7 +36,15 @@ describe('person access', () => {
   });
 
   test('the check can fail: a keyed route in neither list is reported', () => {
-    const stray: RouteDefinition = { surface: 'broadcast', method: 'POST', path: '/stray', group: 'broadcast-send', operation: 'strayOperation', auth: 'broadcast-api-key', rateLimit: 'status' };
+    const stray: RouteDefinition = {
+      surface: 'broadcast',
+      method: 'POST',
+      path: '/stray',
+      group: 'broadcast-send',
+      operation: 'strayOperation',
+      auth: 'broadcast-api-key',
+      rateLimit: 'status',
+    };
     expect(undecided([stray])).toEqual(['POST /stray (strayOperation)']);
   });
 });

@@ -13,12 +13,19 @@ describe('shared/ outside adapters', () => {
   });
 
   test('imports no AWS SDK package', () => {
-    const offenders = domainFiles.flatMap((file) => graph.packages.get(file)!.filter((name) => name.startsWith('@aws-sdk/')).map((name) => `${file} imports ${name}`));
+    const offenders = domainFiles.flatMap((file) =>
+      graph.packages
+        .get(file)!
+        .filter((name) => name.startsWith('@aws-sdk/'))
+        .map((name) => `${file} imports ${name}`),
+    );
     expect(offenders).toEqual([]);
   });
 
   test('reads no process.env', () => {
-    const offenders = domainFiles.filter((file) => /\bprocess\s*\.\s*env\b|\bprocess\s*\[\s*['"]env['"]\s*\]/.test(stripComments(readFileSync(join(projectRoot, file), 'utf8'))));
+    const offenders = domainFiles.filter((file) =>
+      /\bprocess\s*\.\s*env\b|\bprocess\s*\[\s*['"]env['"]\s*\]/.test(stripComments(readFileSync(join(projectRoot, file), 'utf8'))),
+    );
     expect(offenders).toEqual([]);
   });
 

@@ -38,12 +38,14 @@ function sendsWithoutGroup(file: string, text: string): string[] {
       sends += 1;
       const input = node.arguments?.[0];
       const scope = node.expression.text === 'SendMessageCommand' ? input : enclosingFunction(node);
-      if (!scope || !hasGroupProperty(scope)) offences.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${node.expression.text}`);
+      if (!scope || !hasGroupProperty(scope))
+        offences.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${node.expression.text}`);
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
-  if (sends > 0 && !/import\s*{[^}]*\bmessageGroupIdOf\b[^}]*}\s*from\s*'\.\/message-group'/.test(text)) offences.push(`${file} does not import messageGroupIdOf from ./message-group`);
+  if (sends > 0 && !/import\s*{[^}]*\bmessageGroupIdOf\b[^}]*}\s*from\s*'\.\/message-group'/.test(text))
+    offences.push(`${file} does not import messageGroupIdOf from ./message-group`);
   return offences;
 }
 
@@ -62,7 +64,12 @@ describe('SQS sends carry a MessageGroupId', () => {
       for (const entry of readdirSync(join(projectRoot, folder), { withFileTypes: true })) {
         const path = `${folder}/${entry.name}`;
         if (entry.isDirectory()) walk(path);
-        else if (path.endsWith('.ts') && !path.startsWith(`${ADAPTERS}/`) && /new SendMessage(Batch)?Command\(/.test(readFileSync(join(projectRoot, path), 'utf8'))) offenders.push(path);
+        else if (
+          path.endsWith('.ts') &&
+          !path.startsWith(`${ADAPTERS}/`) &&
+          /new SendMessage(Batch)?Command\(/.test(readFileSync(join(projectRoot, path), 'utf8'))
+        )
+          offenders.push(path);
       }
     };
     for (const folder of ['shared', 'functions', 'local', 'scripts']) walk(folder);
@@ -77,7 +84,7 @@ describe('SQS sends carry a MessageGroupId', () => {
       "  await sqs.send(new SendMessageCommand({ QueueUrl: 'q', MessageBody: 'b' }));",
       '}',
       'export async function many(sqs: any, bodies: string[]) {',
-      "  const entries = bodies.map((body, i) => ({ Id: String(i), MessageBody: body }));",
+      '  const entries = bodies.map((body, i) => ({ Id: String(i), MessageBody: body }));',
       "  await sqs.send(new SendMessageBatchCommand({ QueueUrl: 'q', Entries: entries }));",
       '}',
       'export async function grouped(sqs: any) {',
@@ -85,7 +92,8 @@ describe('SQS sends carry a MessageGroupId', () => {
       '}',
     ].join('\n');
     expect(sendsWithoutGroup('stray.ts', text)).toEqual(['stray.ts:4 SendMessageCommand', 'stray.ts:8 SendMessageBatchCommand']);
-    const withoutImport = "import { SendMessageCommand } from '@aws-sdk/client-sqs';\nnew SendMessageCommand({ QueueUrl: 'q', MessageBody: 'b', MessageGroupId: 'org_1' });";
+    const withoutImport =
+      "import { SendMessageCommand } from '@aws-sdk/client-sqs';\nnew SendMessageCommand({ QueueUrl: 'q', MessageBody: 'b', MessageGroupId: 'org_1' });";
     expect(sendsWithoutGroup('stray.ts', withoutImport)).toEqual(['stray.ts does not import messageGroupIdOf from ./message-group']);
   });
 });

@@ -10,7 +10,15 @@ const org = 'org_1';
 const at = '2026-05-04T08:00:00.000Z';
 
 const contact = (contactId: string, overrides: Partial<Contact>): Contact => ({
-  contactId, organizationId: org, phoneNumber: null, name: '', tags: [], attributes: {}, createdAt: at, updatedAt: at, ...overrides,
+  contactId,
+  organizationId: org,
+  phoneNumber: null,
+  name: '',
+  tags: [],
+  attributes: {},
+  createdAt: at,
+  updatedAt: at,
+  ...overrides,
 });
 
 async function setUp() {
@@ -23,7 +31,9 @@ async function setUp() {
       if (key) await inbox.claimContactPhoneNumber({ organizationId: org, phoneNumber: key, contactId: each.contactId, claimedAt: at });
     }
   };
-  await add(contact('ct_1', { phoneNumber: '447700900001', name: 'Ada', email: 'ada@example.com', tags: ['vip'], attributes: { city: 'Leeds', name: 'Ada L.' } }));
+  await add(
+    contact('ct_1', { phoneNumber: '447700900001', name: 'Ada', email: 'ada@example.com', tags: ['vip'], attributes: { city: 'Leeds', name: 'Ada L.' } }),
+  );
   await add(contact('ct_2', { userId: 'GB.2' }));
   await add(contact('ct_3', { userId: 'GB.3' }));
   await add(contact('ct_4', { phoneNumber: '5215511112222' }));
@@ -36,7 +46,12 @@ describe('AudienceMemberSource: the contacts audience', () => {
   it('describes contacts as an audience counted by the inbox', async () => {
     const { source } = await setUp();
     await expect(source.describeAudience(org, CONTACTS_AUDIENCE_ID)).resolves.toEqual({
-      audienceId: 'contacts', organizationId: org, name: 'contacts', memberCount: 4, createdAt: at, updatedAt: '2026-05-05T00:00:00.000Z',
+      audienceId: 'contacts',
+      organizationId: org,
+      name: 'contacts',
+      memberCount: 4,
+      createdAt: at,
+      updatedAt: '2026-05-05T00:00:00.000Z',
     });
   });
 
@@ -48,8 +63,13 @@ describe('AudienceMemberSource: the contacts audience', () => {
     expect(second.nextCursor).toBeUndefined();
     const [ada, bsuidOnly, paired, mexican] = [...first.members, ...second.members];
     expect(ada).toEqual({
-      personKey: '447700900001', to: '447700900001', countryCode: '44', toPhoneNumber: '7700900001',
-      attributes: { city: 'Leeds', name: 'Ada L.', email: 'ada@example.com' }, tags: ['vip'], updatedAt: at,
+      personKey: '447700900001',
+      to: '447700900001',
+      countryCode: '44',
+      toPhoneNumber: '7700900001',
+      attributes: { city: 'Leeds', name: 'Ada L.', email: 'ada@example.com' },
+      tags: ['vip'],
+      updatedAt: at,
     });
     expect(bsuidOnly).toMatchObject({ personKey: 'GB.2', to: 'GB.2', countryCode: '', toPhoneNumber: '', userId: 'GB.2' });
     expect(paired).toMatchObject({ personKey: '447700900003', to: '447700900003', countryCode: '44', userId: 'GB.3' });
@@ -66,7 +86,9 @@ describe('AudienceMemberSource: the contacts audience', () => {
   it('answers saved audiences from the audience store', async () => {
     const { source, audiences } = await setUp();
     await audiences.createAudience({ audienceId: 'aud_1', organizationId: org, name: 'VIP', memberCount: 0, createdAt: at, updatedAt: at });
-    await audiences.upsertMembers(org, 'aud_1', [{ personKey: '447700900001', to: '447700900001', countryCode: '44', toPhoneNumber: '7700900001', updatedAt: at }]);
+    await audiences.upsertMembers(org, 'aud_1', [
+      { personKey: '447700900001', to: '447700900001', countryCode: '44', toPhoneNumber: '7700900001', updatedAt: at },
+    ]);
     await expect(source.describeAudience(org, 'aud_1')).resolves.toMatchObject({ memberCount: 1 });
     expect((await source.readMembers(org, 'aud_1', { limit: 5 })).members.map((member) => member.personKey)).toEqual(['447700900001']);
     await expect(source.membersAmong(org, 'aud_1', ['447700900001', 'GB.2'])).resolves.toEqual(new Set(['447700900001']));

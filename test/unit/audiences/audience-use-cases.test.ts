@@ -1,6 +1,11 @@
 import type { AudiencePorts } from '../../../shared/audiences/audience-use-cases';
 import { createAudience, deleteAudience, getAudience, listAudiences, PURGE_MEMBERS_PER_REQUEST } from '../../../shared/audiences/audience-use-cases';
-import { AudienceNotFoundError, AudienceOutsideKeyScopeError, ContactsAudienceReadOnlyError, InvalidAudienceCursorError } from '../../../shared/audiences/errors';
+import {
+  AudienceNotFoundError,
+  AudienceOutsideKeyScopeError,
+  ContactsAudienceReadOnlyError,
+  InvalidAudienceCursorError,
+} from '../../../shared/audiences/errors';
 import { listMembers, membersCsv, removeMembers, upsertMembers } from '../../../shared/audiences/member-use-cases';
 import { AudienceMemberSource } from '../../../shared/module-bridges/audience-member-source';
 import { fixedClock } from '../../../shared/ports/clock';
@@ -66,20 +71,29 @@ describe('audience use cases', () => {
     const page3 = await listAudiences(ports, caller, { limit: 5, cursor: page2.nextCursor! });
     expect(page3).toEqual({ audiences: [expect.objectContaining({ audienceId: 'aud_0001' })], nextCursor: null });
     await expect(listAudiences(ports, caller, { limit: 5, cursor: 'bm90LWEtY3Vyc29y' })).rejects.toThrow(InvalidAudienceCursorError);
-    expect(await listAudiences(ports, { organizationId: 'org_3' }, { limit: 1 })).toEqual({ audiences: [expect.objectContaining({ audienceId: 'contacts', memberCount: 0 })], nextCursor: null });
+    expect(await listAudiences(ports, { organizationId: 'org_3' }, { limit: 1 })).toEqual({
+      audiences: [expect.objectContaining({ audienceId: 'contacts', memberCount: 0 })],
+      nextCursor: null,
+    });
   });
 
   it('upserts by person: invalid rows listed and not stored, tags lower-cased and unique, the last row of a person wins', async () => {
     const { ports, audiences } = setUp();
     const { audienceId } = await createAudience(ports, caller, { name: 'VIP' });
-    const result = await upsertMembers(ports, caller, audienceId, [
-      row('919876543210', { tags: ['VIP', 'vip', 'New'] }),
-      row('91987', { toPhoneNumber: '1' }),
-      { countryCode: '971', toPhoneNumber: '12345678901234' },
-      row('447700900001', { attributes: { n: 1e200 } }),
-      row('919876543210', { attributes: { city: 'Pune' } }),
-      'not a row',
-    ], {});
+    const result = await upsertMembers(
+      ports,
+      caller,
+      audienceId,
+      [
+        row('919876543210', { tags: ['VIP', 'vip', 'New'] }),
+        row('91987', { toPhoneNumber: '1' }),
+        { countryCode: '971', toPhoneNumber: '12345678901234' },
+        row('447700900001', { attributes: { n: 1e200 } }),
+        row('919876543210', { attributes: { city: 'Pune' } }),
+        'not a row',
+      ],
+      {},
+    );
     expect(result).toEqual({
       added: 1,
       updated: 0,
@@ -100,7 +114,13 @@ describe('audience use cases', () => {
     const { ports, contactBook } = setUp();
     const { audienceId } = await createAudience(ports, caller, { name: 'MX' });
     await contactBook.recordPair('org_1', { phoneNumber: '5215511112222', userId: 'MX.1', at: 'T' });
-    const result = await upsertMembers(ports, caller, audienceId, [row('5215511112222'), { countryCode: '52', toPhoneNumber: '5511112222' }, { userId: 'MX.1' }, { userId: 'MX.2' }], {});
+    const result = await upsertMembers(
+      ports,
+      caller,
+      audienceId,
+      [row('5215511112222'), { countryCode: '52', toPhoneNumber: '5511112222' }, { userId: 'MX.1' }, { userId: 'MX.2' }],
+      {},
+    );
     expect(result).toEqual({ added: 2, updated: 0, invalid: [] });
     const { members } = await listMembers(ports, caller, audienceId, { limit: 10 });
     expect(members).toEqual([

@@ -11,7 +11,10 @@ import { hottestByKind } from '../../../bench/lib/hot-items';
 function standInClient(answer: (commandName: string, input: Record<string, any>) => Record<string, unknown>): DynamoDBClient {
   const client = new DynamoDBClient({ region: 'us-east-1', credentials: { accessKeyId: 'x', secretAccessKey: 'y' }, maxAttempts: 1 });
   client.middlewareStack.add(
-    (_next, context) => async (args) => ({ output: { $metadata: {}, ...answer(String(context.commandName), args.input as Record<string, any>) }, response: {} }),
+    (_next, context) => async (args) => ({
+      output: { $metadata: {}, ...answer(String(context.commandName), args.input as Record<string, any>) },
+      response: {},
+    }),
     { step: 'finalizeRequest', name: 'tableStandIn' },
   );
   return client;
@@ -48,7 +51,10 @@ describe('RequestCounter per-key writes', () => {
       if (name === 'PutItemCommand') throw new ConditionalCheckFailedException({ message: 'refused', $metadata: {} });
       // The counter asks an update for ALL_NEW to see index keys; the item carries gsi1.
       expect(input.ReturnValues).toBe('ALL_NEW');
-      return { ConsumedCapacity: { CapacityUnits: 1 }, Attributes: { pk: { S: 'JOB#j' }, sk: { S: 'JOB' }, gsi1pk: { S: 'ORG#o#JOBS' }, gsi1sk: { S: '2026' } } };
+      return {
+        ConsumedCapacity: { CapacityUnits: 1 },
+        Attributes: { pk: { S: 'JOB#j' }, sk: { S: 'JOB' }, gsi1pk: { S: 'ORG#o#JOBS' }, gsi1sk: { S: '2026' } },
+      };
     });
     const counter = new RequestCounter();
     counter.attachDynamoDb(client);
@@ -56,7 +62,12 @@ describe('RequestCounter per-key writes', () => {
 
     await expect(client.send(put('LEDGER#j#0', 'R#7'))).rejects.toBeInstanceOf(ConditionalCheckFailedException);
     const update = await client.send(
-      new UpdateItemCommand({ TableName: 'local-messaging', Key: { pk: { S: 'JOB#j' }, sk: { S: 'JOB' } }, UpdateExpression: 'SET a = :a', ExpressionAttributeValues: { ':a': { N: '1' } } }),
+      new UpdateItemCommand({
+        TableName: 'local-messaging',
+        Key: { pk: { S: 'JOB#j' }, sk: { S: 'JOB' } },
+        UpdateExpression: 'SET a = :a',
+        ExpressionAttributeValues: { ':a': { N: '1' } },
+      }),
     );
     // The caller asked for no attributes and gets none.
     expect(update.Attributes).toBeUndefined();

@@ -17,7 +17,19 @@ import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { InboxSuppressionList } from '../../../shared/module-bridges/inbox-opt-outs';
 import { StoreUnavailableError } from '../../../shared/ports/errors';
 import { sequentialIdGenerator } from '../../../shared/ports/id-generator';
-import { FixedMarketingMessagesOnboarding, InMemoryUploadedMedia, FixedMessagingTiers, InMemoryIdempotencyGuard, InMemoryPortfolioReach, InMemorySenderDirectory, ORG, SENDER, broadcastRequest, template, type VirtualTime } from '../../support/broadcast-fakes';
+import {
+  FixedMarketingMessagesOnboarding,
+  InMemoryUploadedMedia,
+  FixedMessagingTiers,
+  InMemoryIdempotencyGuard,
+  InMemoryPortfolioReach,
+  InMemorySenderDirectory,
+  ORG,
+  SENDER,
+  broadcastRequest,
+  template,
+  type VirtualTime,
+} from '../../support/broadcast-fakes';
 import { InMemoryOptOutRepository } from '../../support/in-memory-opt-out-repository';
 import { setup as workerSetup } from '../chunk-worker/chunk-worker-kit';
 
@@ -174,7 +186,11 @@ describe('an Idempotency-Key used again after its record expired (item 1)', () =
     const another = broadcastRequest(1, { data: [{ countryCode: '91', toPhoneNumber: '9811111111', templateParams: ['Ann', 'A-1'] }] });
     const refusal = kit.time.run(() => kit.send(another));
     await expect(refusal).rejects.toThrow(IdempotencyKeyExpiredError);
-    await expect(refusal).rejects.toMatchObject({ earlierJobId: jobId, earlierAcceptedAt: '2026-03-01T09:00:00.000Z', details: { earlierJob: { jobId, acceptedAt: '2026-03-01T09:00:00.000Z' } } });
+    await expect(refusal).rejects.toMatchObject({
+      earlierJobId: jobId,
+      earlierAcceptedAt: '2026-03-01T09:00:00.000Z',
+      details: { earlierJob: { jobId, acceptedAt: '2026-03-01T09:00:00.000Z' } },
+    });
     await expect(refusal).rejects.toThrow(/already used for job pub_\S+, accepted at 2026-03-01T09:00:00.000Z; a key can be retried for 48 hours only/);
     expect(kit.upstream.sendsTo('919811111111')).toHaveLength(0);
     expect(kit.upstream.sends).toHaveLength(1);
@@ -192,7 +208,9 @@ describe('an Idempotency-Key used again after its record expired (item 1)', () =
     expire(kit, 49);
     const bucketsBefore = JSON.stringify([...kit.portfolioReach.buckets]);
     const others = ['9811111111', '9822222222', '9833333333'].map((toPhoneNumber) => ({ countryCode: '91', toPhoneNumber }));
-    await expect(kit.time.run(() => kit.send(broadcastRequest(3, { data: others, globalTemplateParams: ['Ann', 'A-1'] })))).rejects.toThrow(IdempotencyKeyExpiredError);
+    await expect(kit.time.run(() => kit.send(broadcastRequest(3, { data: others, globalTemplateParams: ['Ann', 'A-1'] })))).rejects.toThrow(
+      IdempotencyKeyExpiredError,
+    );
     // Counted in this hour (the reservation comes before the job is looked at), then taken out again.
     expect(kit.portfolioReach.writes).toBe(3);
     const thisHour = kit.time.now().toISOString().slice(0, 13);

@@ -80,9 +80,7 @@ describe('summarizeJob', () => {
       ...noDelivery,
     });
     // Unknown outcomes alone also make it "with failures": not everyone is known to be sent.
-    expect(summarizeJob(job, [chunk(0, { done: true, sent: 1000 }), chunk(1, { done: true, sent: 499, unknown: 1 })]).status).toBe(
-      'COMPLETED_WITH_FAILURES',
-    );
+    expect(summarizeJob(job, [chunk(0, { done: true, sent: 1000 }), chunk(1, { done: true, sent: 499, unknown: 1 })]).status).toBe('COMPLETED_WITH_FAILURES');
   });
 
   it('is FAILED when every chunk is done and nobody was sent', () => {
@@ -107,7 +105,7 @@ describe('summarizeJob with tally codes', () => {
   const reading = (codes: Array<[number, string]>, unconfirmedAfterMs = 24 * hour) => ({ codes, now, unconfirmedAfterMs });
   const done = (chunkIndex: number, overrides: Partial<ChunkProgress> = {}) => chunk(chunkIndex, { started: true, done: true, ...overrides });
 
-  it('counts each recipient once by its one code: delivered and read are within sent, webhook failures within failed with Meta\'s code', () => {
+  it("counts each recipient once by its one code: delivered and read are within sent, webhook failures within failed with Meta's code", () => {
     const codes: Array<[number, string]> = [
       [0, tallyCodes.sent],
       [1, tallyCodes.delivered],
@@ -117,7 +115,11 @@ describe('summarizeJob with tally codes', () => {
       [5, tallyCodes.failedOnSend('INVALID_PHONE_NUMBER')],
       [6, tallyCodes.unknown(new Date(now.getTime() - hour))],
     ];
-    const { summary } = summarizeJob({ ...job, totalRecipients: 10, totalChunks: 1 }, [chunk(0, { started: true, recipientCount: 10, sent: 5, failed: 1, unknown: 1 })], reading(codes));
+    const { summary } = summarizeJob(
+      { ...job, totalRecipients: 10, totalChunks: 1 },
+      [chunk(0, { started: true, recipientCount: 10, sent: 5, failed: 1, unknown: 1 })],
+      reading(codes),
+    );
     expect(summary).toEqual({
       sent: 3,
       delivered: 2,
@@ -143,7 +145,7 @@ describe('summarizeJob with tally codes', () => {
     expect(summarizeJob(small, [done(0, { recipientCount: 2, unknown: 2 })], reading(codes, 2 * hour)).summary).toMatchObject({ unknown: 0, unconfirmed: 2 });
   });
 
-  it('merges the ledger\'s reasons and Meta\'s codes into one failuresByReason, over chunks', () => {
+  it("merges the ledger's reasons and Meta's codes into one failuresByReason, over chunks", () => {
     const codes: Array<[number, string]> = [
       [0, tallyCodes.failedOnSend('131049')],
       [1000, tallyCodes.failedByWebhook(131049)],
@@ -177,7 +179,16 @@ describe('summarizeJob with tally codes', () => {
     ];
     expect(summarizeJob(small, [done(0, { recipientCount: 2, sent: 2 })], reading(allFailed)).status).toBe('COMPLETED_WITH_FAILURES');
     // A delivery reported after the failure wins (status precedence): the job reads COMPLETED again.
-    expect(summarizeJob(small, [done(0, { recipientCount: 2, sent: 2 })], reading([[0, tallyCodes.delivered], [1, tallyCodes.read]])).status).toBe('COMPLETED');
+    expect(
+      summarizeJob(
+        small,
+        [done(0, { recipientCount: 2, sent: 2 })],
+        reading([
+          [0, tallyCodes.delivered],
+          [1, tallyCodes.read],
+        ]),
+      ).status,
+    ).toBe('COMPLETED');
     // Still running: a webhook failure does not end or reopen anything.
     expect(summarizeJob(small, [chunk(0, { recipientCount: 2, sent: 1, started: true })], reading(codes)).status).toBe('PROCESSING');
   });
@@ -194,7 +205,12 @@ describe('summarizeJob of a cancelled job', () => {
     const result = summarizeJob(
       cancelledJob,
       [chunk(0, { started: true, done: true, sent: 300 }), chunk(1, { started: true, done: true })],
-      tally(codes(0, 300, tallyCodes.sent), codes(300, 2, tallyCodes.failedOnSend('131026')), codes(302, 1, tallyCodes.unknown(now)), codes(303, 1197, tallyCodes.cancelled)),
+      tally(
+        codes(0, 300, tallyCodes.sent),
+        codes(300, 2, tallyCodes.failedOnSend('131026')),
+        codes(302, 1, tallyCodes.unknown(now)),
+        codes(303, 1197, tallyCodes.cancelled),
+      ),
     );
     expect(result.status).toBe('CANCELLED');
     expect(result.summary).toMatchObject({ sent: 300, failed: 2, unknown: 1, cancelled: 1197, pending: 0, chunksDone: 2, failuresByReason: { '131026': 2 } });
@@ -203,7 +219,11 @@ describe('summarizeJob of a cancelled job', () => {
   });
 
   it('reads CANCELLED when nobody is pending any more though a chunk is still settling', () => {
-    const result = summarizeJob(cancelledJob, [chunk(0, { started: true, done: true }), chunk(1, { started: true })], tally(codes(0, 100, tallyCodes.sent), codes(100, 1400, tallyCodes.cancelled)));
+    const result = summarizeJob(
+      cancelledJob,
+      [chunk(0, { started: true, done: true }), chunk(1, { started: true })],
+      tally(codes(0, 100, tallyCodes.sent), codes(100, 1400, tallyCodes.cancelled)),
+    );
     expect(result.status).toBe('CANCELLED');
     expect(result.summary).toMatchObject({ sent: 100, cancelled: 1400, pending: 0 });
   });
@@ -216,7 +236,11 @@ describe('summarizeJob of a cancelled job', () => {
 
   it('a cancel that withheld nobody (every recipient sent, failed or unknown before it took effect) leaves the state the sends earned', () => {
     const chunks = [chunk(0, { started: true, done: true, sent: 1000 }), chunk(1, { started: true, done: true, sent: 499, unknown: 1 })];
-    const allSent = summarizeJob(cancelledJob, chunks.map((each) => ({ ...each, sent: each.recipientCount, unknown: 0 })), tally(codes(0, 1500, tallyCodes.sent)));
+    const allSent = summarizeJob(
+      cancelledJob,
+      chunks.map((each) => ({ ...each, sent: each.recipientCount, unknown: 0 })),
+      tally(codes(0, 1500, tallyCodes.sent)),
+    );
     expect(allSent.status).toBe('COMPLETED');
     expect(allSent.summary).toMatchObject({ sent: 1500, cancelled: 0, pending: 0 });
     const oneUnknown = summarizeJob(cancelledJob, chunks, tally(codes(0, 1499, tallyCodes.sent), codes(1499, 1, tallyCodes.unknown(now))));
@@ -241,7 +265,11 @@ describe('summarizeJob of a cancelled job', () => {
   });
 
   it('leaves the summary of a job that was never cancelled as it was: no cancelled field', () => {
-    const result = summarizeJob(job, [chunk(0, { started: true, done: true, sent: 1000 }), chunk(1, { started: true, done: true, sent: 500 })], tally(codes(0, 1500, tallyCodes.sent)));
+    const result = summarizeJob(
+      job,
+      [chunk(0, { started: true, done: true, sent: 1000 }), chunk(1, { started: true, done: true, sent: 500 })],
+      tally(codes(0, 1500, tallyCodes.sent)),
+    );
     expect(result.status).toBe('COMPLETED');
     expect(result.summary).not.toHaveProperty('cancelled');
   });
@@ -252,7 +280,11 @@ describe('summarizeJob of a cancelled job', () => {
     expect(result.status).toBe('CANCELLED');
     expect(result.summary).toMatchObject({ sent: 40, cancelled: 1460, pending: 0 });
     // Not cancelled, the same job reads as before: its unqueued recipients are pending.
-    const waiting = summarizeJob({ ...job, acceptFailedAt: '2026-03-01T09:00:01.000Z' }, [chunk(0, { started: true }), chunk(1)], tally(codes(0, 40, tallyCodes.sent)));
+    const waiting = summarizeJob(
+      { ...job, acceptFailedAt: '2026-03-01T09:00:01.000Z' },
+      [chunk(0, { started: true }), chunk(1)],
+      tally(codes(0, 40, tallyCodes.sent)),
+    );
     expect(waiting.status).toBe('PROCESSING');
     expect(waiting.summary).toMatchObject({ sent: 40, pending: 1460 });
   });

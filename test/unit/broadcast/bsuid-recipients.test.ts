@@ -33,7 +33,8 @@ const withData = (data: unknown[]) => ({ ...broadcastRequest(0), data });
 describe('the BSUID rule', () => {
   it.each([BSUID, PARENT, 'BR.8837261900011', `DE.${'a'.repeat(128)}`])('accepts %s', (text) => expect(isBusinessScopedUserId(text)).toBe(true));
   it.each(['447700900123', 'us.1', 'US.', 'US1', 'USA.1', 'US.1.2', 'US.ENT.', `DE.${'a'.repeat(129)}`, 'US.12 3', ' US.1'])('refuses %j', (text) =>
-    expect(isBusinessScopedUserId(text)).toBe(false));
+    expect(isBusinessScopedUserId(text)).toBe(false),
+  );
 
   it('keys a BSUID as itself and tells the two kinds apart by form', () => {
     expect(recipientOfKey(BSUID)).toEqual({ kind: 'bsuid', userId: BSUID });
@@ -46,7 +47,9 @@ describe('the BSUID rule', () => {
 
 describe('the template broadcast request', () => {
   it('takes a recipient by userId (or parent BSUID) with its templateParams', () => {
-    const parsed = parseTemplateBroadcastRequest(withData([{ userId: BSUID, templateParams: ['a', 'b'] }, { userId: PARENT }, { countryCode: '44', toPhoneNumber: '7700900123' }]));
+    const parsed = parseTemplateBroadcastRequest(
+      withData([{ userId: BSUID, templateParams: ['a', 'b'] }, { userId: PARENT }, { countryCode: '44', toPhoneNumber: '7700900123' }]),
+    );
     expect(parsed.data).toEqual([{ userId: BSUID, templateParams: ['a', 'b'] }, { userId: PARENT }, { countryCode: '44', toPhoneNumber: '7700900123' }]);
   });
 
@@ -93,7 +96,13 @@ describe('duplicates and the 131062 refusal', () => {
     const accepted = await sendTemplateBroadcast(kit.dependencies, { organizationId: ORG }, request, { inProgressTimeoutMs: 20_000 });
     const queued = (kit.queue.messages as TemplateChunkMessage[]).flatMap((message) => message.recipients);
     expect(queued.map(({ to }) => to)).toEqual([expect.stringMatching(/^\d+$/), BSUID]);
-    const page = await listRecipients(kit.broadcasts, { organizationId: ORG }, (accepted as { jobId: string }).jobId, {}, { now: clock.now(), unconfirmedAfterMs: 60_000 });
+    const page = await listRecipients(
+      kit.broadcasts,
+      { organizationId: ORG },
+      (accepted as { jobId: string }).jobId,
+      {},
+      { now: clock.now(), unconfirmedAfterMs: 60_000 },
+    );
     expect(page.recipients[1]).toMatchObject({ countryCode: '', toPhoneNumber: '', userId: BSUID });
     expect(page.recipients[2]).toMatchObject({ countryCode: '', toPhoneNumber: '', userId: PARENT, status: 'FAILED', failureReasonCode: 'OPTED_OUT' });
     expect(page.recipients[0]).not.toHaveProperty('userId');
@@ -113,14 +122,18 @@ describe('the queue and the send body', () => {
     wabaId: 'waba',
     phoneNumberId: 'pn',
     template: { name: 'order_update', language: 'en_US' },
-    recipients: [{ index: 0, to: '447700900123', parameters: ['Ada'] }, { index: 1, to: BSUID, parameters: ['Bo'] }],
+    recipients: [
+      { index: 0, to: '447700900123', parameters: ['Ada'] },
+      { index: 1, to: BSUID, parameters: ['Bo'] },
+    ],
   };
 
   it('round-trips a BSUID `to`, and reads a message queued before BSUIDs as the numbers it holds', () => {
     const encoded = encodeOutboundMessage(chunk);
     expect(encoded).toContain(`[1,"${BSUID}",["Bo"]]`);
     expect(decodeOutboundMessage(encoded)).toEqual(chunk);
-    const older = '{"version":1,"kind":"template-chunk","jobId":"pub_1","organizationId":"org","chunkIndex":0,"wabaId":"w","phoneNumberId":"p","template":{"name":"t","language":"en"},"recipients":[[0,"447700900123",[]]]}';
+    const older =
+      '{"version":1,"kind":"template-chunk","jobId":"pub_1","organizationId":"org","chunkIndex":0,"wabaId":"w","phoneNumberId":"p","template":{"name":"t","language":"en"},"recipients":[[0,"447700900123",[]]]}';
     const decoded = decodeOutboundMessage(older);
     expect(decoded.recipients).toEqual([{ index: 0, to: '447700900123', parameters: [] }]);
     expect(messageBodyFor(decoded, decoded.recipients[0]!)).toMatchObject({ to: '447700900123' });
@@ -142,28 +155,56 @@ describe('the queue and the send body', () => {
     const freeform = { ...chunk, kind: 'freeform' as const, body, recipients: [{ index: 0, to: PARENT, parameters: [] }] };
     const { template: _template, ...freeformChunk } = freeform;
     expect(messageBodyFor(freeformChunk, freeformChunk.recipients[0]!)).not.toHaveProperty('to');
-    expect(() => parseRequest(freeformMessageSchema, { fromPhoneNumber: '15550001111', toPhoneNumber: '447700900123', toUserId: PARENT, type: 'text', text: 'Hi' })).toThrow(
-      'toUserId must not be given with toPhoneNumber',
+    expect(() =>
+      parseRequest(freeformMessageSchema, { fromPhoneNumber: '15550001111', toPhoneNumber: '447700900123', toUserId: PARENT, type: 'text', text: 'Hi' }),
+    ).toThrow('toUserId must not be given with toPhoneNumber');
+    expect(() => parseRequest(freeformMessageSchema, { fromPhoneNumber: '15550001111', type: 'text', text: 'Hi' })).toThrow(
+      'toPhoneNumber is required (or toUserId)',
     );
-    expect(() => parseRequest(freeformMessageSchema, { fromPhoneNumber: '15550001111', type: 'text', text: 'Hi' })).toThrow('toPhoneNumber is required (or toUserId)');
   });
 });
 
 describe('what stores and webhooks carry', () => {
   it('stores a listed userId as a third field, and reads lines written before it as numbers', () => {
-    const item = recipientsItem('pub_1', 0, [{ index: 0, countryCode: '44', toPhoneNumber: '7700900123' }, { index: 1, countryCode: '', toPhoneNumber: '', userId: `DE.${'a'.repeat(128)}` }], 1);
-    expect(decodeRecipients(item)).toEqual([{ index: 0, countryCode: '44', toPhoneNumber: '7700900123' }, { index: 1, countryCode: '', toPhoneNumber: '', userId: `DE.${'a'.repeat(128)}` }]);
-    expect(decodeRecipients({ pk: 'x', sk: 'y', firstIndex: 3, recipients: '44\t7700900123' })).toEqual([{ index: 3, countryCode: '44', toPhoneNumber: '7700900123' }]);
+    const item = recipientsItem(
+      'pub_1',
+      0,
+      [
+        { index: 0, countryCode: '44', toPhoneNumber: '7700900123' },
+        { index: 1, countryCode: '', toPhoneNumber: '', userId: `DE.${'a'.repeat(128)}` },
+      ],
+      1,
+    );
+    expect(decodeRecipients(item)).toEqual([
+      { index: 0, countryCode: '44', toPhoneNumber: '7700900123' },
+      { index: 1, countryCode: '', toPhoneNumber: '', userId: `DE.${'a'.repeat(128)}` },
+    ]);
+    expect(decodeRecipients({ pk: 'x', sk: 'y', firstIndex: 3, recipients: '44\t7700900123' })).toEqual([
+      { index: 3, countryCode: '44', toPhoneNumber: '7700900123' },
+    ]);
   });
 
   it('applies a status of a send to a BSUID (no recipient_id): recipient_user_id names the recipient', () => {
     const body = {
       object: 'whatsapp_business_account',
-      entry: [{ id: 'waba', changes: [{ field: 'messages', value: {
-        messaging_product: 'whatsapp',
-        metadata: { display_phone_number: '15550001111', phone_number_id: 'pn' },
-        statuses: [{ id: 'wamid.1', status: 'delivered', timestamp: '1767225700', recipient_user_id: BSUID }, { id: 'wamid.2', status: 'sent', timestamp: '1767225700' }],
-      } }] }],
+      entry: [
+        {
+          id: 'waba',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '15550001111', phone_number_id: 'pn' },
+                statuses: [
+                  { id: 'wamid.1', status: 'delivered', timestamp: '1767225700', recipient_user_id: BSUID },
+                  { id: 'wamid.2', status: 'sent', timestamp: '1767225700' },
+                ],
+              },
+            },
+          ],
+        },
+      ],
     };
     const parsed = parseWebhookBody(body, new Date());
     const change = parsed.changes[0] as { statuses: unknown[] };
@@ -174,7 +215,11 @@ describe('what stores and webhooks carry', () => {
   it('carries recipientUserId in message.status (null when the status names none)', () => {
     const event = { messageId: 'wamid.1', stage: 'delivered' as const, timestamp: new Date(0), recipientId: BSUID, recipientUserId: BSUID };
     const now = new Date(1000);
-    expect(messageStatusEvent({ kind: 'ledger', jobId: 'pub_1', index: 2 }, event, 'pn', now).data).toMatchObject({ recipient: BSUID, recipientUserId: BSUID, recipientIndex: 2 });
+    expect(messageStatusEvent({ kind: 'ledger', jobId: 'pub_1', index: 2 }, event, 'pn', now).data).toMatchObject({
+      recipient: BSUID,
+      recipientUserId: BSUID,
+      recipientIndex: 2,
+    });
     const { recipientUserId: _none, ...byNumber } = { ...event, recipientId: '447700900123' };
     expect(messageStatusEvent({ kind: 'upstream' }, byNumber, 'pn', now).data).toMatchObject({ recipient: '447700900123', recipientUserId: null });
   });
@@ -188,6 +233,10 @@ describe('what stores and webhooks carry', () => {
     await reserveReach(dependencies, SENDER, [...numbers, BSUID], at);
     // The same BSUID again is no new user; another one is the 251st.
     await reserveReach(dependencies, SENDER, [BSUID], at);
-    await expect(reserveReach(dependencies, SENDER, [PARENT], at)).rejects.toMatchObject({ code: 'MESSAGING_LIMIT_EXCEEDED', alreadyReached: 250, newRecipients: 1 });
+    await expect(reserveReach(dependencies, SENDER, [PARENT], at)).rejects.toMatchObject({
+      code: 'MESSAGING_LIMIT_EXCEEDED',
+      alreadyReached: 250,
+      newRecipients: 1,
+    });
   });
 });

@@ -21,7 +21,11 @@ const base: Omit<TemplateChunkMessage, 'recipients'> = {
 
 /** Recipients with parameters of varying size (including multi-byte characters). */
 const recipients = (count: number, size: (index: number) => number = (index) => 20 + ((index * 37) % 400)): ChunkRecipient[] =>
-  Array.from({ length: count }, (_, index) => ({ index: 3000 + index, to: `9198${String(index).padStart(8, '0')}`, parameters: [`é${'x'.repeat(size(index))}`, `#${index}`] }));
+  Array.from({ length: count }, (_, index) => ({
+    index: 3000 + index,
+    to: `9198${String(index).padStart(8, '0')}`,
+    parameters: [`é${'x'.repeat(size(index))}`, `#${index}`],
+  }));
 
 const bytesOf = (message: TemplateChunkMessage) => Buffer.byteLength(encodeOutboundMessage(message));
 
@@ -51,7 +55,11 @@ describe('chunkMessages', () => {
 
   it('counts bytes, not characters', () => {
     const maxBytes = 2048;
-    const wide: ChunkRecipient[] = Array.from({ length: 40 }, (_, index) => ({ index, to: `91980000${String(index).padStart(4, '0')}`, parameters: ['€'.repeat(100)] }));
+    const wide: ChunkRecipient[] = Array.from({ length: 40 }, (_, index) => ({
+      index,
+      to: `91980000${String(index).padStart(4, '0')}`,
+      parameters: ['€'.repeat(100)],
+    }));
     const messages = chunkMessages(base, wide, maxBytes);
     for (const message of messages) expect(bytesOf(message)).toBeLessThanOrEqual(maxBytes);
     expect(messages.flatMap((message) => message.recipients)).toEqual(wide);
@@ -86,7 +94,12 @@ describe('outbound message encoding', () => {
       recipients: [
         { index: 0, to: '919800000001', parameters: ['Ada'], content: { buttons: [{ index: 0, type: 'url', text: 'A-17' }] } },
         { index: 1, to: '919800000002', parameters: ['Bo'] },
-        { index: 2, to: '919800000003', parameters: { first_name: 'Cy' }, content: { header: { type: 'text', text: 'Hi' }, limitedTimeOffer: { expiresAt: '2030-01-01T00:00:00Z' } } },
+        {
+          index: 2,
+          to: '919800000003',
+          parameters: { first_name: 'Cy' },
+          content: { header: { type: 'text', text: 'Hi' }, limitedTimeOffer: { expiresAt: '2030-01-01T00:00:00Z' } },
+        },
       ],
     };
     expect(decodeOutboundMessage(encodeOutboundMessage(message))).toEqual(message);
@@ -125,12 +138,15 @@ describe('outbound message encoding', () => {
         { index: 3001, to: '919800000001', parameters: [] },
       ],
     });
-    const freeform = '{"version":1,"jobId":"pub_f","organizationId":"org_1","chunkIndex":0,"wabaId":"waba_1","phoneNumberId":"pn_1","recipients":[[0,"919800000009",[]]],"kind":"freeform","body":{"type":"text","text":{"body":"hi"}}}';
+    const freeform =
+      '{"version":1,"jobId":"pub_f","organizationId":"org_1","chunkIndex":0,"wabaId":"waba_1","phoneNumberId":"pn_1","recipients":[[0,"919800000009",[]]],"kind":"freeform","body":{"type":"text","text":{"body":"hi"}}}';
     expect(decodeOutboundMessage(freeform).recipients).toEqual([{ index: 0, to: '919800000009', parameters: [] }]);
   });
 
   it('refuses a recipient that is not a wire tuple', () => {
-    expect(() => decodeOutboundMessage(JSON.stringify({ ...base, recipients: [{ index: 0, to: '919800000009', parameters: [] }] }))).toThrow(MalformedOutboundMessageError);
+    expect(() => decodeOutboundMessage(JSON.stringify({ ...base, recipients: [{ index: 0, to: '919800000009', parameters: [] }] }))).toThrow(
+      MalformedOutboundMessageError,
+    );
     expect(() => decodeOutboundMessage(JSON.stringify({ ...base, recipients: [[-1, '919800000009', []]] }))).toThrow(MalformedOutboundMessageError);
   });
 

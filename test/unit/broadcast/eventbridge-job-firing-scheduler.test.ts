@@ -2,7 +2,11 @@
 import { ConflictException, CreateScheduleCommand, DeleteScheduleCommand, ResourceNotFoundException, type SchedulerClient } from '@aws-sdk/client-scheduler';
 import { EventBridgeJobFiringScheduler, atExpressionOf, scheduleNameOf } from '../../../shared/adapters/scheduler/eventbridge-job-firing-scheduler';
 
-const settings = { groupName: 'Platform-Api-broadcasts', roleArn: 'arn:aws:iam::123456789012:role/invoke', targetArn: 'arn:aws:lambda:eu-west-1:123456789012:function:Platform-Api-broadcast-scheduler' };
+const settings = {
+  groupName: 'Platform-Api-broadcasts',
+  roleArn: 'arn:aws:iam::123456789012:role/invoke',
+  targetArn: 'arn:aws:lambda:eu-west-1:123456789012:function:Platform-Api-broadcast-scheduler',
+};
 
 function schedulerWith(answer: (command: unknown) => Promise<unknown> = async () => ({})) {
   const sent: unknown[] = [];

@@ -1,5 +1,12 @@
 import type { TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
-import { FollowUpAudienceError, FollowUpTooSoonError, IdempotencyKeyReusedError, JobOfAnotherOrganizationError, OperationOutsideKeyScopeError, SenderNotOwnedError } from '../../../shared/broadcast/errors';
+import {
+  FollowUpAudienceError,
+  FollowUpTooSoonError,
+  IdempotencyKeyReusedError,
+  JobOfAnotherOrganizationError,
+  OperationOutsideKeyScopeError,
+  SenderNotOwnedError,
+} from '../../../shared/broadcast/errors';
 import { buildFollowUpRequest, followUpBroadcast } from '../../../shared/broadcast/follow-up';
 import type { FollowUpRequest } from '../../../shared/broadcast/follow-up.schema';
 import { getJobStatus } from '../../../shared/broadcast/get-job-status';
@@ -29,16 +36,31 @@ async function setup(parentCaller: { organizationId: string; credentialId?: stri
   const parentId = parent.jobId!;
   const at = clock.now().toISOString();
   for (let index = 0; index < 6; index += 1) await kit.broadcasts.claimRecipient(parentId, 0, index, full(index), clock.now());
-  await kit.broadcasts.recordOutcomes(parentId, 0, [0, 1, 2, 4, 5].map((index) => ({ index, to: full(index), status: 'SENT' as const, messageId: `wamid.${index}`, attempts: 1, updatedAt: at })));
+  await kit.broadcasts.recordOutcomes(
+    parentId,
+    0,
+    [0, 1, 2, 4, 5].map((index) => ({ index, to: full(index), status: 'SENT' as const, messageId: `wamid.${index}`, attempts: 1, updatedAt: at })),
+  );
   await kit.broadcasts.recordOutcomes(parentId, 0, [{ index: 3, to: full(3), status: 'FAILED', failureReasonCode: '131049', attempts: 1, updatedAt: at }]);
   kit.broadcasts.recordDelivery(parentId, 0, 0, { sentAt: at, deliveredAt: at }, tallyCodes.delivered);
   kit.broadcasts.recordDelivery(parentId, 0, 1, { sentAt: at, deliveredAt: at, readAt: at }, tallyCodes.read);
-  kit.broadcasts.recordDelivery(parentId, 0, 2, { sentAt: at, failedAt: '2026-03-01T09:01:00.000Z', metaErrorCode: 131049 }, tallyCodes.failedByWebhook(131049));
+  kit.broadcasts.recordDelivery(
+    parentId,
+    0,
+    2,
+    { sentAt: at, failedAt: '2026-03-01T09:01:00.000Z', metaErrorCode: 131049 },
+    tallyCodes.failedByWebhook(131049),
+  );
   kit.broadcasts.recordDelivery(parentId, 0, 4, { sentAt: at, failedAt: at, metaErrorCode: 131026 }, tallyCodes.failedByWebhook(131026));
   kit.broadcasts.recordDelivery(parentId, 0, 5, { sentAt: at }, tallyCodes.sent);
   kit.queue.batches.length = 0;
   const followUp = (body: FollowUpRequest, options: { idempotencyKey?: string; caller?: typeof caller } = {}) =>
-    followUpBroadcast(kit.dependencies, options.caller ?? caller, { jobId: parentId, body, unconfirmedAfterMs: UNCONFIRMED_AFTER_MS }, { idempotencyKey: options.idempotencyKey, inProgressTimeoutMs: 20_000 });
+    followUpBroadcast(
+      kit.dependencies,
+      options.caller ?? caller,
+      { jobId: parentId, body, unconfirmedAfterMs: UNCONFIRMED_AFTER_MS },
+      { idempotencyKey: options.idempotencyKey, inProgressTimeoutMs: 20_000 },
+    );
   const queued = () => kit.queue.messages.flatMap((message) => (message as TemplateChunkMessage).recipients.map(({ to, parameters }) => ({ to, parameters })));
   return { ...kit, clock, parentId, followUp, queued };
 }
@@ -111,7 +133,12 @@ describe('follow-ups', () => {
   it("is isolated by organization: another organization's job is answered as by the status endpoint", async () => {
     const kit = await setup();
     await expect(
-      buildFollowUpRequest(kit.dependencies, { caller: { organizationId: OTHER_ORG }, jobId: kit.parentId, body: followUpBody({ statuses: ['FAILED'] }), unconfirmedAfterMs: UNCONFIRMED_AFTER_MS }),
+      buildFollowUpRequest(kit.dependencies, {
+        caller: { organizationId: OTHER_ORG },
+        jobId: kit.parentId,
+        body: followUpBody({ statuses: ['FAILED'] }),
+        unconfirmedAfterMs: UNCONFIRMED_AFTER_MS,
+      }),
     ).rejects.toThrow(JobOfAnotherOrganizationError);
   });
 
@@ -121,7 +148,12 @@ describe('follow-ups', () => {
     kit.clock.set('2026-03-03T09:00:00.000Z');
     const minted = { organizationId: ORG, credentialId: 'cred_minted', scope: { kind: 'earlier-sender' as const, phoneNumber: SENDER.phoneNumber } };
     const build = (failureCodes: number[]) =>
-      buildFollowUpRequest(kit.dependencies, { caller: minted, jobId: kit.parentId, body: followUpBody({ statuses: ['FAILED'], failureCodes }, { force: true }), unconfirmedAfterMs: UNCONFIRMED_AFTER_MS });
+      buildFollowUpRequest(kit.dependencies, {
+        caller: minted,
+        jobId: kit.parentId,
+        body: followUpBody({ statuses: ['FAILED'], failureCodes }, { force: true }),
+        unconfirmedAfterMs: UNCONFIRMED_AFTER_MS,
+      });
     // 131026 reaches one recipient (index 4): opted out, the audience is empty (the 422 that told it apart); not opted out, 403 either way.
     await expect(build([131026])).rejects.toThrow(OperationOutsideKeyScopeError);
     kit.optOuts.seed(ORG, { phoneNumber: full(4), source: 'api', createdAt: '2026-03-01T10:00:00.000Z' });
@@ -129,7 +161,12 @@ describe('follow-ups', () => {
     // A key bound to one sender naming another: refused before the audience too.
     const bound = { organizationId: ORG, credentialId: 'cred_minted', scope: { kind: 'sender' as const, phoneNumber: '15550009999' } };
     await expect(
-      buildFollowUpRequest(kit.dependencies, { caller: bound, jobId: kit.parentId, body: followUpBody({ statuses: ['FAILED'], failureCodes: [131026] }), unconfirmedAfterMs: UNCONFIRMED_AFTER_MS }),
+      buildFollowUpRequest(kit.dependencies, {
+        caller: bound,
+        jobId: kit.parentId,
+        body: followUpBody({ statuses: ['FAILED'], failureCodes: [131026] }),
+        unconfirmedAfterMs: UNCONFIRMED_AFTER_MS,
+      }),
     ).rejects.toThrow(SenderNotOwnedError);
   });
 
@@ -137,9 +174,18 @@ describe('follow-ups', () => {
     const kit = await setup();
     kit.clock.set('2026-03-03T09:00:00.000Z');
     const jobsBefore = kit.broadcasts.jobs.size;
-    const { request, audience } = await buildFollowUpRequest(kit.dependencies, { caller, jobId: kit.parentId, body: followUpBody({ statuses: ['READ', 'DELIVERED'] }), unconfirmedAfterMs: UNCONFIRMED_AFTER_MS });
+    const { request, audience } = await buildFollowUpRequest(kit.dependencies, {
+      caller,
+      jobId: kit.parentId,
+      body: followUpBody({ statuses: ['READ', 'DELIVERED'] }),
+      unconfirmedAfterMs: UNCONFIRMED_AFTER_MS,
+    });
     expect(audience).toEqual({ matched: 2, optedOut: 0 });
-    expect(request).toMatchObject({ broadcastName: 'retry', fromPhoneNumber: SENDER.phoneNumber, data: [{ countryCode: '91', toPhoneNumber: recipientNumber(0), templateParams: ['Name0', 'Order0'] }, { toPhoneNumber: recipientNumber(1) }] });
+    expect(request).toMatchObject({
+      broadcastName: 'retry',
+      fromPhoneNumber: SENDER.phoneNumber,
+      data: [{ countryCode: '91', toPhoneNumber: recipientNumber(0), templateParams: ['Name0', 'Order0'] }, { toPhoneNumber: recipientNumber(1) }],
+    });
     expect(request).not.toHaveProperty('audience');
     expect(kit.broadcasts.jobs.size).toBe(jobsBefore);
   });

@@ -21,10 +21,12 @@ let baseUrl: string;
 let handler: Handler;
 const seen: SeenRequest[] = [];
 
-const json = (status: number, payload: unknown): Handler => (_request, response) => {
-  response.writeHead(status, { 'Content-Type': 'application/json' });
-  response.end(JSON.stringify(payload));
-};
+const json =
+  (status: number, payload: unknown): Handler =>
+  (_request, response) => {
+    response.writeHead(status, { 'Content-Type': 'application/json' });
+    response.end(JSON.stringify(payload));
+  };
 const metaError = (status: number, code: number, message = `error ${code}`) =>
   json(status, { error: { message, type: 'OAuthException', code, error_subcode: 2494055, fbtrace_id: 'AbCdEf' } });
 
@@ -33,7 +35,13 @@ beforeAll(async () => {
     let body = '';
     request.on('data', (part) => (body += part));
     request.on('end', () => {
-      seen.push({ method: request.method!, url: request.url!, authorization: request.headers.authorization, contentType: request.headers['content-type'], body });
+      seen.push({
+        method: request.method!,
+        url: request.url!,
+        authorization: request.headers.authorization,
+        contentType: request.headers['content-type'],
+        body,
+      });
       handler(request, response, body);
     });
   });
@@ -66,7 +74,10 @@ describe('HttpCloudApiClient.sendMessage', () => {
   it('posts to /marketing_messages when the endpoint names the Marketing Messages API, the same body and token', async () => {
     handler = json(200, { messaging_product: 'whatsapp', messages: [{ id: 'wamid.MM', message_status: 'accepted' }] });
     const marketing = { ...body, product_policy: 'CLOUD_API_FALLBACK' };
-    await expect(client().sendMessage('pn_1', marketing, { accessToken: 'tok-123' }, { api: 'marketing_messages' })).resolves.toEqual({ kind: 'accepted', messageId: 'wamid.MM' });
+    await expect(client().sendMessage('pn_1', marketing, { accessToken: 'tok-123' }, { api: 'marketing_messages' })).resolves.toEqual({
+      kind: 'accepted',
+      messageId: 'wamid.MM',
+    });
     await client().sendMessage('pn_1', body, { accessToken: 'tok-123' }, { api: 'messages' });
     expect(seen.map(({ method, url, authorization, body: sent }) => ({ method, url, authorization, body: sent }))).toEqual([
       { method: 'POST', url: '/v21.0/pn_1/marketing_messages', authorization: 'Bearer tok-123', body: JSON.stringify(marketing) },
@@ -74,9 +85,13 @@ describe('HttpCloudApiClient.sendMessage', () => {
     ]);
   });
 
-  it('reports the Marketing Messages API\'s HTTP 500 with Meta\'s error (134102) as a rejection: nothing was sent', async () => {
+  it("reports the Marketing Messages API's HTTP 500 with Meta's error (134102) as a rejection: nothing was sent", async () => {
     handler = metaError(500, 134102, '(#134102) Template unavailable for use');
-    await expect(client().sendMessage('pn_1', body, { accessToken: 't' }, { api: 'marketing_messages' })).resolves.toMatchObject({ kind: 'rejected', httpStatus: 500, error: { code: 134102 } });
+    await expect(client().sendMessage('pn_1', body, { accessToken: 't' }, { api: 'marketing_messages' })).resolves.toMatchObject({
+      kind: 'rejected',
+      httpStatus: 500,
+      error: { code: 134102 },
+    });
   });
 
   it('reports a success without a message id, or with an unreadable body, as unknown', async () => {
@@ -120,7 +135,12 @@ describe('HttpCloudApiClient.sendMessage', () => {
 
   it('falls back to the HTTP status as the code when the error body has none', async () => {
     handler = json(500, { error: { message: 'boom' } });
-    await expect(send()).resolves.toMatchObject({ kind: 'rejected', httpStatus: 500, retryable: true, error: { code: 500, message: 'boom', type: 'UpstreamError' } });
+    await expect(send()).resolves.toMatchObject({
+      kind: 'rejected',
+      httpStatus: 500,
+      retryable: true,
+      error: { code: 500, message: 'boom', type: 'UpstreamError' },
+    });
   });
 
   it.each([502, 504])('reports HTTP %i (a gateway in front of Meta) as unknown, even with a Meta-like body', async (status) => {
@@ -169,11 +189,10 @@ describe('HttpCloudApiClient.listTemplates', () => {
         p3: { data: [templateNamed('d')] },
       };
       const page = pages[after ?? 'first']!;
-      json(200, { data: page.data, paging: page.next ? { cursors: {}, next: `${baseUrl}/v21.0/waba_9/message_templates?limit=100&after=${page.next}` } : { cursors: {} } })(
-        request,
-        response,
-        '',
-      );
+      json(200, {
+        data: page.data,
+        paging: page.next ? { cursors: {}, next: `${baseUrl}/v21.0/waba_9/message_templates?limit=100&after=${page.next}` } : { cursors: {} },
+      })(request, response, '');
     };
     const templates = await client().listTemplates('waba_9', { accessToken: 'tok-9' });
     expect(templates.map((template) => template.name)).toEqual(['a', 'b', 'c', 'd']);

@@ -15,7 +15,8 @@ import { sendTemplateBroadcast } from '../../../shared/broadcast/send-template-b
 import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { fixedClock } from '../../../shared/ports/clock';
 import { randomIdGenerator } from '../../../shared/ports/id-generator';
-import { InMemoryUploadedMedia,
+import {
+  InMemoryUploadedMedia,
   InMemoryBroadcastRepository,
   InMemoryIdempotencyGuard,
   InMemorySenderDirectory,
@@ -78,7 +79,8 @@ describe('newJob', () => {
 });
 
 describe('recordAndFanOut', () => {
-  const listed = (count: number) => Array.from({ length: count }, (_, index) => ({ index, countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}` }));
+  const listed = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({ index, countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}` }));
   const templateJob = (totalRecipients: number) =>
     newJob(
       { kind: 'earlier', mode: 'bulk', broadcastName: 'spring', template: templateRef },
@@ -92,7 +94,9 @@ describe('recordAndFanOut', () => {
       const index = position + 1;
       return { index, to: `9198${String(index).padStart(8, '0')}`, parameters: ['a'] };
     });
-    const refused = [{ index: 0, to: '91', status: 'FAILED' as const, failureReasonCode: 'INVALID_PHONE_NUMBER', attempts: 0, updatedAt: clock.now().toISOString() }];
+    const refused = [
+      { index: 0, to: '91', status: 'FAILED' as const, failureReasonCode: 'INVALID_PHONE_NUMBER', attempts: 0, updatedAt: clock.now().toISOString() },
+    ];
     await recordAndFanOut(kit.dependencies, { job, recipients, refused, listed: listed(1_500) });
     expect(kit.queue.messages.map((message) => [message.chunkIndex, message.recipients.length])).toEqual([
       [0, 999],
@@ -120,7 +124,12 @@ describe('recordAndFanOut', () => {
     const kit = setup();
     kit.queue.failure = new StoreUnavailableError('SQS is down');
     const refused = [{ index: 1, to: '1', status: 'FAILED' as const, failureReasonCode: '131014', attempts: 0, updatedAt: clock.now().toISOString() }];
-    const attempt = recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], refused, listed: listed(2) });
+    const attempt = recordAndFanOut(kit.dependencies, {
+      job: templateJob(2),
+      recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }],
+      refused,
+      listed: listed(2),
+    });
     await expect(attempt).rejects.toThrow(OutboundQueueUnavailableError);
     expect(kit.broadcasts.callsOf('createJob')).toBe(1);
     expectKeptAsFailed(kit.broadcasts, 'leg_1');
@@ -134,7 +143,9 @@ describe('recordAndFanOut', () => {
     const kit = setup();
     const refusal = new Error('SQS refused 1 outbound messages: InvalidMessageContents');
     kit.queue.failure = refusal;
-    await expect(recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], listed: listed(2) })).rejects.toBe(refusal);
+    await expect(
+      recordAndFanOut(kit.dependencies, { job: templateJob(2), recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], listed: listed(2) }),
+    ).rejects.toBe(refusal);
     expectKeptAsFailed(kit.broadcasts, 'leg_1');
   });
 
@@ -154,7 +165,11 @@ describe('recordAndFanOut', () => {
 
     const recordFails = setup();
     recordFails.broadcasts.failWhen = (method) => (method === 'reconcileChunk' ? new StoreUnavailableError('DynamoDB throttled') : undefined);
-    const refusedOnly = { ...plan, recipients: [], refused: [{ index: 0, to: '1', status: 'FAILED' as const, failureReasonCode: '131014', attempts: 0, updatedAt: clock.now().toISOString() }] };
+    const refusedOnly = {
+      ...plan,
+      recipients: [],
+      refused: [{ index: 0, to: '1', status: 'FAILED' as const, failureReasonCode: '131014', attempts: 0, updatedAt: clock.now().toISOString() }],
+    };
     await expect(recordAndFanOut({ ...recordFails.dependencies, portfolioReach: reach }, refusedOnly)).rejects.toThrow(StoreUnavailableError);
     expectNothingStored(recordFails.broadcasts);
     expect(reach.buckets.get(`${SENDER.businessId}#2026-03-01T09`)).toMatchObject({ version: 2, sketch: Uint8Array.of(1) });
@@ -165,7 +180,9 @@ describe('recordAndFanOut', () => {
     const job = templateJob(1);
     await recordAndFanOut(kit.dependencies, { job, recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], listed: listed(1) });
     kit.queue.failure = new StoreUnavailableError('SQS is down');
-    await expect(recordAndFanOut(kit.dependencies, { job, recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], listed: listed(1) })).rejects.toThrow(OutboundQueueUnavailableError);
+    await expect(
+      recordAndFanOut(kit.dependencies, { job, recipients: [{ index: 0, to: '919800000001', parameters: ['a'] }], listed: listed(1) }),
+    ).rejects.toThrow(OutboundQueueUnavailableError);
     expect(kit.broadcasts.jobs.has('leg_1')).toBe(true);
     expect(kit.broadcasts.callsOf('discardJob')).toBe(0);
   });
@@ -196,8 +213,17 @@ describe('accept paths when the queue fails', () => {
     const upstream = new ScriptedCloudApi(clock);
     upstream.templates.set(SENDER.wabaId, [template()]);
     const idempotency = new InMemoryIdempotencyGuard();
-    const dependencies = { ...kit.dependencies, senders: new InMemorySenderDirectory([SENDER]), templates: new TemplateCatalog(upstream, clock), idempotency, optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()), media: new InMemoryUploadedMedia(), ...unlimitedMessaging() };
-    const send = () => sendTemplateBroadcast(dependencies, { organizationId: ORG }, broadcastRequest(1_001), { idempotencyKey: 'k-1', inProgressTimeoutMs: 20_000 });
+    const dependencies = {
+      ...kit.dependencies,
+      senders: new InMemorySenderDirectory([SENDER]),
+      templates: new TemplateCatalog(upstream, clock),
+      idempotency,
+      optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()),
+      media: new InMemoryUploadedMedia(),
+      ...unlimitedMessaging(),
+    };
+    const send = () =>
+      sendTemplateBroadcast(dependencies, { organizationId: ORG }, broadcastRequest(1_001), { idempotencyKey: 'k-1', inProgressTimeoutMs: 20_000 });
     const jobId = newJobId(randomIdGenerator, 'template', `${ORG}\nk-1`);
 
     kit.queue.failure = new StoreUnavailableError('SQS is down');

@@ -15,7 +15,8 @@ import { sendTemplateBroadcast } from '../../../shared/broadcast/send-template-b
 import { TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { fixedClock } from '../../../shared/ports/clock';
 import { randomIdGenerator } from '../../../shared/ports/id-generator';
-import { InMemoryUploadedMedia,
+import {
+  InMemoryUploadedMedia,
   InMemoryBroadcastRepository,
   InMemoryIdempotencyGuard,
   InMemorySenderDirectory,
@@ -46,7 +47,19 @@ function setup() {
   const queue = new RecordingOutboundQueue();
   const senders = new InMemorySenderDirectory();
   const templates = new TemplateCatalog(upstream, clock);
-  return { clock, broadcasts, queue, senders, templates, idempotency: new InMemoryIdempotencyGuard(), ids: randomIdGenerator, serviceWindow: new RecordedServiceWindow(), optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()), media: new InMemoryUploadedMedia(), ...unlimitedMessaging() };
+  return {
+    clock,
+    broadcasts,
+    queue,
+    senders,
+    templates,
+    idempotency: new InMemoryIdempotencyGuard(),
+    ids: randomIdGenerator,
+    serviceWindow: new RecordedServiceWindow(),
+    optOuts: new InboxSuppressionList(new InMemoryOptOutRepository()),
+    media: new InMemoryUploadedMedia(),
+    ...unlimitedMessaging(),
+  };
 }
 
 const job = (jobId: string, overrides: Partial<Extract<BroadcastJob, { kind: 'template' }>> = {}): BroadcastJob => ({
@@ -67,7 +80,14 @@ const job = (jobId: string, overrides: Partial<Extract<BroadcastJob, { kind: 'te
 });
 
 describe('which operations each scope reaches', () => {
-  const operations: BroadcastOperation[] = ['list-phone-numbers', 'list-templates', 'send-template-broadcast', 'send-freeform', 'send-earlier', 'read-job-status'];
+  const operations: BroadcastOperation[] = [
+    'list-phone-numbers',
+    'list-templates',
+    'send-template-broadcast',
+    'send-freeform',
+    'send-earlier',
+    'read-job-status',
+  ];
   it.each(operations)('%s', (operation) => {
     expect(isOperationInScope(undefined, operation)).toBe(true);
     expect(isOperationInScope({ kind: 'organization' }, operation)).toBe(true);
@@ -80,9 +100,24 @@ describe('which operations each scope reaches', () => {
     const sameSenderOtherKey = { fromPhoneNumber: SENDER.phoneNumber, createdByCredentialId: 'cred_other' };
     const otherSender = { fromPhoneNumber: SECOND_SENDER.phoneNumber, createdByCredentialId: 'cred_minted' };
     const recordedBeforeCredentials = { fromPhoneNumber: SENDER.phoneNumber };
-    expect([own, sameSenderOtherKey, otherSender, recordedBeforeCredentials].map((candidate) => isJobInScope(unbound, candidate))).toEqual([true, true, true, true]);
-    expect([own, sameSenderOtherKey, otherSender, recordedBeforeCredentials].map((candidate) => isJobInScope(bound, candidate))).toEqual([true, true, false, true]);
-    expect([own, sameSenderOtherKey, otherSender, recordedBeforeCredentials].map((candidate) => isJobInScope(minted, candidate))).toEqual([true, false, false, false]);
+    expect([own, sameSenderOtherKey, otherSender, recordedBeforeCredentials].map((candidate) => isJobInScope(unbound, candidate))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect([own, sameSenderOtherKey, otherSender, recordedBeforeCredentials].map((candidate) => isJobInScope(bound, candidate))).toEqual([
+      true,
+      true,
+      false,
+      true,
+    ]);
+    expect([own, sameSenderOtherKey, otherSender, recordedBeforeCredentials].map((candidate) => isJobInScope(minted, candidate))).toEqual([
+      true,
+      false,
+      false,
+      false,
+    ]);
     expect(isJobInScope({ ...minted, credentialId: undefined }, recordedBeforeCredentials)).toBe(false);
   });
 });

@@ -20,7 +20,9 @@ const entryArbitrary: fc.Arbitrary<LedgerEntry> = fc
     to: text,
     status: fc.constantFrom(...statuses),
     attempts: fc.nat({ max: 1_000 }),
-    updatedAt: fc.date({ min: new Date('1970-01-01T00:00:00.000Z'), max: new Date('2100-01-01T00:00:00.000Z'), noInvalidDate: true }).map((date) => date.toISOString()),
+    updatedAt: fc
+      .date({ min: new Date('1970-01-01T00:00:00.000Z'), max: new Date('2100-01-01T00:00:00.000Z'), noInvalidDate: true })
+      .map((date) => date.toISOString()),
     messageId: fc.option(text, { nil: undefined }),
     failureReasonCode: fc.option(text, { nil: undefined }),
     sentVia: fc.option(fc.constant('marketing_messages' as const), { nil: undefined }),
@@ -50,7 +52,14 @@ describe('ledger page codec', () => {
   });
 
   it('a refused earlier recipient round-trips under its safe key, and so would one with an empty or | number', () => {
-    const refused: LedgerEntry = { index: 0, to: refusedRecipientKey(0), status: 'FAILED', failureReasonCode: 'INVALID_PHONE_NUMBER', attempts: 0, updatedAt: '2026-12-01T10:00:00.000Z' };
+    const refused: LedgerEntry = {
+      index: 0,
+      to: refusedRecipientKey(0),
+      status: 'FAILED',
+      failureReasonCode: 'INVALID_PHONE_NUMBER',
+      attempts: 0,
+      updatedAt: '2026-12-01T10:00:00.000Z',
+    };
     expect(encodePageEntry(refused)).toBe(`F${Date.parse(refused.updatedAt).toString(36)}|0|||invalid:0||INVALID_PHONE_NUMBER`);
     for (const to of [refusedRecipientKey(0), '', '91|98', '%7C']) {
       expect(decodePageEntry(0, encodePageEntry({ ...refused, to })).entry).toEqual({ ...refused, to });
@@ -58,12 +67,27 @@ describe('ledger page codec', () => {
   });
 
   it('keeps the plain form for entries that need no escaping, and reads pages written before the escaped form', () => {
-    const sent: LedgerEntry = { index: 3, to: '919800000000', status: 'SENT', messageId: 'wamid.HBgM==', attempts: 1, updatedAt: '2026-11-27T08:00:00.000Z', sentVia: 'marketing_messages' };
+    const sent: LedgerEntry = {
+      index: 3,
+      to: '919800000000',
+      status: 'SENT',
+      messageId: 'wamid.HBgM==',
+      attempts: 1,
+      updatedAt: '2026-11-27T08:00:00.000Z',
+      sentVia: 'marketing_messages',
+    };
     const value = encodePageEntry(sent, 'k3Jd9a0Q');
     expect(value).toBe(`S${Date.parse(sent.updatedAt).toString(36)}|1|m|k3Jd9a0Q|919800000000|wamid.HBgM==|`);
     expect(decodePageEntry(3, value)).toEqual({ entry: sent, token: 'k3Jd9a0Q' });
     // A reason holding the separator stays plain: it is the last field.
-    expect(decodePageEntry(3, 'F0|0|||9198|||reason|with|bars').entry).toEqual({ index: 3, to: '9198', status: 'FAILED', failureReasonCode: '|reason|with|bars', attempts: 0, updatedAt: '1970-01-01T00:00:00.000Z' });
+    expect(decodePageEntry(3, 'F0|0|||9198|||reason|with|bars').entry).toEqual({
+      index: 3,
+      to: '9198',
+      status: 'FAILED',
+      failureReasonCode: '|reason|with|bars',
+      attempts: 0,
+      updatedAt: '1970-01-01T00:00:00.000Z',
+    });
   });
 
   it('refuses the broken plain form (an empty to, written by the accept before issue 35) and malformed escapes', () => {

@@ -97,7 +97,10 @@ describe('listBroadcasts', () => {
 
   it('says null for the name and template of a free-form job', async () => {
     const broadcasts = new InMemoryBroadcastRepository();
-    const job = newJob({ kind: 'freeform', messageType: 'text' }, { jobId: 'msg_1', organizationId: ORG, sender: SENDER, totalRecipients: 1, exposed: false, now: at(1) });
+    const job = newJob(
+      { kind: 'freeform', messageType: 'text' },
+      { jobId: 'msg_1', organizationId: ORG, sender: SENDER, totalRecipients: 1, exposed: false, now: at(1) },
+    );
     await broadcasts.createJob(job, [1]);
 
     const [item] = (await list(broadcasts)).broadcasts;
@@ -187,7 +190,14 @@ describe('listBroadcasts', () => {
     for (let index = 0; index < total; index += 1) {
       const job = newJob(
         { kind: 'template', broadcastName: 'b', template: templateRef },
-        { jobId: `pub_${String(index).padStart(4, '0')}`, organizationId: ORG, sender: SENDER, totalRecipients: 1, exposed: false, now: new Date(at(0).getTime() + index * 1000) },
+        {
+          jobId: `pub_${String(index).padStart(4, '0')}`,
+          organizationId: ORG,
+          sender: SENDER,
+          totalRecipients: 1,
+          exposed: false,
+          now: new Date(at(0).getTime() + index * 1000),
+        },
       );
       await broadcasts.createJob(job, [1]);
     }
@@ -226,7 +236,9 @@ describe('broadcastsQuerySchema', () => {
   });
 
   it('names the field and the rule', () => {
-    expect(messageOf({ status: 'DONE' })).toBe('status must be one of SCHEDULED, QUEUED_FOR_PROCESSING, PROCESSING, PAUSED, COMPLETED, COMPLETED_WITH_FAILURES, FAILED, CANCELLED');
+    expect(messageOf({ status: 'DONE' })).toBe(
+      'status must be one of SCHEDULED, QUEUED_FOR_PROCESSING, PROCESSING, PAUSED, COMPLETED, COMPLETED_WITH_FAILURES, FAILED, CANCELLED',
+    );
     expect(messageOf({ limit: '0' })).toBe('limit must be a whole number from 1 to 100');
     expect(messageOf({ limit: '101' })).toBe('limit must be a whole number from 1 to 100');
     expect(messageOf({ limit: 'ten' })).toBe('limit must be a whole number from 1 to 100');
@@ -250,7 +262,11 @@ describe('a paused job in the status answer and the list', () => {
     // The first pauser wins: a later pause changes nothing.
     await broadcasts.pauseJob('pub_paused', { pausedAt: at(4).toISOString(), reason: 'TEMPLATE_DISABLED', failsAt: at(5).toISOString() });
     const paused = await getJobStatus(broadcasts, organization, 'pub_paused', reading);
-    expect(paused).toEqual({ ...before, status: 'PAUSED', pause: { reason: 'TEMPLATE_PAUSED', since: pause.pausedAt, failsAt: pause.failsAt, pausedBy: 'meta' } });
+    expect(paused).toEqual({
+      ...before,
+      status: 'PAUSED',
+      pause: { reason: 'TEMPLATE_PAUSED', since: pause.pausedAt, failsAt: pause.failsAt, pausedBy: 'meta' },
+    });
     const listed = await listBroadcasts(broadcasts, organization, { limit: 10 }, reading);
     expect(listed.broadcasts[0]).toMatchObject({ jobId: 'pub_paused', status: 'PAUSED', pause: paused.pause });
 

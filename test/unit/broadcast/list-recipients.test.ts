@@ -58,14 +58,45 @@ describe('listRecipients', () => {
     ]);
     broadcasts.recordDelivery(JOB, 0, 1, { sentAt: at(3), deliveredAt: at(4) });
     broadcasts.recordDelivery(JOB, 0, 2, { readAt: at(5) });
-    broadcasts.recordDelivery(JOB, 0, 3, { failedAt: at(6), metaErrorCode: 131049, metaErrorTitle: 'This message was not delivered to maintain healthy ecosystem engagement.' });
+    broadcasts.recordDelivery(JOB, 0, 3, {
+      failedAt: at(6),
+      metaErrorCode: 131049,
+      metaErrorTitle: 'This message was not delivered to maintain healthy ecosystem engagement.',
+    });
 
     const page = await listRecipients(broadcasts, caller, JOB, { limit: 500 }, reading());
     expect(page.nextCursor).toBeNull();
     expect(page.recipients).toEqual<RecipientRow[]>([
-      { countryCode: '91', toPhoneNumber: '9800000000', status: 'SENT', messageId: 'wamid.0', failureReasonCode: null, failureReason: null, updatedAt: at(1), sentVia: 'cloud_api' },
-      { countryCode: '91', toPhoneNumber: '9800000001', status: 'DELIVERED', messageId: 'wamid.1', failureReasonCode: null, failureReason: null, updatedAt: at(4), sentVia: 'cloud_api' },
-      { countryCode: '91', toPhoneNumber: '9800000002', status: 'READ', messageId: 'wamid.2', failureReasonCode: null, failureReason: null, updatedAt: at(5), sentVia: 'cloud_api' },
+      {
+        countryCode: '91',
+        toPhoneNumber: '9800000000',
+        status: 'SENT',
+        messageId: 'wamid.0',
+        failureReasonCode: null,
+        failureReason: null,
+        updatedAt: at(1),
+        sentVia: 'cloud_api',
+      },
+      {
+        countryCode: '91',
+        toPhoneNumber: '9800000001',
+        status: 'DELIVERED',
+        messageId: 'wamid.1',
+        failureReasonCode: null,
+        failureReason: null,
+        updatedAt: at(4),
+        sentVia: 'cloud_api',
+      },
+      {
+        countryCode: '91',
+        toPhoneNumber: '9800000002',
+        status: 'READ',
+        messageId: 'wamid.2',
+        failureReasonCode: null,
+        failureReason: null,
+        updatedAt: at(5),
+        sentVia: 'cloud_api',
+      },
       {
         countryCode: '91',
         toPhoneNumber: '9800000003',
@@ -110,7 +141,11 @@ describe('listRecipients', () => {
 
   it('reads an unknown outcome as UNCONFIRMED after the window, and as what its events say when they came', async () => {
     const broadcasts = await acceptedJob(2);
-    await broadcasts.recordOutcomes(JOB, 0, [0, 1].map((index) => ({ index, to: 'x', status: 'UNKNOWN' as const, failureReasonCode: 'UNKNOWN_OUTCOME: timeout', attempts: 1, updatedAt: at(0) })));
+    await broadcasts.recordOutcomes(
+      JOB,
+      0,
+      [0, 1].map((index) => ({ index, to: 'x', status: 'UNKNOWN' as const, failureReasonCode: 'UNKNOWN_OUTCOME: timeout', attempts: 1, updatedAt: at(0) })),
+    );
     broadcasts.recordDelivery(JOB, 0, 1, { deliveredAt: at(9) });
     const statuses = async (now: string) => (await listRecipients(broadcasts, caller, JOB, {}, reading(now))).recipients.map((row) => row.status);
     expect(await statuses('2026-03-01T10:00:00.000Z')).toEqual(['UNKNOWN', 'DELIVERED']);
@@ -124,7 +159,9 @@ describe('listRecipients', () => {
       await broadcasts.recordOutcomes(
         JOB,
         chunkIndex,
-        indexes.map((index) => (index % 7 === 0 ? { index, to: 'x', status: 'FAILED' as const, failureReasonCode: '131026', attempts: 1, updatedAt: at(1) } : sent(index))),
+        indexes.map((index) =>
+          index % 7 === 0 ? { index, to: 'x', status: 'FAILED' as const, failureReasonCode: '131026', attempts: 1, updatedAt: at(1) } : sent(index),
+        ),
       );
     }
     const seen: string[] = [];
@@ -137,7 +174,9 @@ describe('listRecipients', () => {
       cursor = page.nextCursor ?? undefined;
       pages += 1;
     } while (cursor);
-    const expected = Array.from({ length: 2_500 }, (_, index) => index).filter((index) => index % 7 === 0).map((index) => `98${String(index).padStart(8, '0')}`);
+    const expected = Array.from({ length: 2_500 }, (_, index) => index)
+      .filter((index) => index % 7 === 0)
+      .map((index) => `98${String(index).padStart(8, '0')}`);
     expect(seen).toEqual(expected);
     expect(pages).toBe(Math.ceil(expected.length / 100));
 
@@ -153,16 +192,18 @@ describe('listRecipients', () => {
     const broadcasts = await acceptedJob(3);
     const { nextCursor } = await listRecipients(broadcasts, caller, JOB, { limit: 1 }, reading());
     expect(nextCursor).not.toBeNull();
-    await expect(listRecipients(broadcasts, caller, JOB, { limit: 1, cursor: nextCursor!, status: 'PENDING' }, reading())).rejects.toThrow(InvalidListCursorError);
-    await expect(listRecipients(broadcasts, caller, JOB, { limit: 1, cursor: 'bm90LWEtY3Vyc29y' }, reading())).rejects.toThrow(InvalidListCursorError);
-    await expect(listRecipients(broadcasts, caller, JOB, { limit: 1, cursor: Buffer.from('{"i":-1,"s":"","j":"pub_read1"}').toString('base64url') }, reading())).rejects.toThrow(
+    await expect(listRecipients(broadcasts, caller, JOB, { limit: 1, cursor: nextCursor!, status: 'PENDING' }, reading())).rejects.toThrow(
       InvalidListCursorError,
     );
+    await expect(listRecipients(broadcasts, caller, JOB, { limit: 1, cursor: 'bm90LWEtY3Vyc29y' }, reading())).rejects.toThrow(InvalidListCursorError);
+    await expect(
+      listRecipients(broadcasts, caller, JOB, { limit: 1, cursor: Buffer.from('{"i":-1,"s":"","j":"pub_read1"}').toString('base64url') }, reading()),
+    ).rejects.toThrow(InvalidListCursorError);
     const other = await acceptedJob(3, 'pub_read2');
     await expect(listRecipients(other, caller, 'pub_read2', { limit: 1, cursor: nextCursor! }, reading())).rejects.toThrow(InvalidListCursorError);
   });
 
-  it('follows the status endpoint\'s access rules', async () => {
+  it("follows the status endpoint's access rules", async () => {
     const broadcasts = await acceptedJob(1);
     await expect(listRecipients(broadcasts, { organizationId: OTHER_ORG }, JOB, {}, reading())).rejects.toThrow(JobOfAnotherOrganizationError);
     await expect(listRecipients(broadcasts, caller, 'pub_missing', {}, reading())).rejects.toThrow(JobNotFoundError);
@@ -170,9 +211,12 @@ describe('listRecipients', () => {
     await expect(listRecipients(broadcasts, boundToOther, JOB, {}, reading())).rejects.toThrow(JobNotFoundError);
   });
 
-  it('lists a free-form message\'s whole number with an empty country code', async () => {
+  it("lists a free-form message's whole number with an empty country code", async () => {
     const broadcasts = new InMemoryBroadcastRepository();
-    const job = newJob({ kind: 'freeform', messageType: 'text' }, { jobId: 'msg_1', organizationId: ORG, sender: SENDER, totalRecipients: 1, exposed: false, now: clock.now() });
+    const job = newJob(
+      { kind: 'freeform', messageType: 'text' },
+      { jobId: 'msg_1', organizationId: ORG, sender: SENDER, totalRecipients: 1, exposed: false, now: clock.now() },
+    );
     await recordAndFanOut({ broadcasts, queue: new RecordingOutboundQueue(), clock }, { job, to: '447700900123', body: { type: 'text' } });
     const { recipients } = await listRecipients(broadcasts, caller, 'msg_1', {}, reading());
     expect(recipients).toEqual([expect.objectContaining({ countryCode: '', toPhoneNumber: '447700900123', status: 'PENDING' })]);
@@ -189,7 +233,9 @@ describe('recipients query', () => {
   });
 
   it('names the field and the rule', () => {
-    expect(() => parse({ status: 'BOUNCED' })).toThrow(new RequestValidationError('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD, HELD_OUT, WAITING'));
+    expect(() => parse({ status: 'BOUNCED' })).toThrow(
+      new RequestValidationError('status must be one of PENDING, SENT, DELIVERED, READ, FAILED, UNKNOWN, UNCONFIRMED, CANCELLED, HELD, HELD_OUT, WAITING'),
+    );
     for (const limit of ['0', '1001', 'ten', '-1', '1.5']) expect(() => parse({ limit })).toThrow('limit must be a whole number from 1 to 1000');
     expect(() => parse({ cursor: 'not a cursor!' })).toThrow('cursor must be a nextCursor returned by this endpoint');
     expect(() => parse({ format: 'xml' })).toThrow('format must be json or csv');
@@ -212,7 +258,14 @@ describe('recipientsCsv', () => {
     const pricing = { category: 'marketing_lite', type: 'regular', billable: true, pricingModel: 'PMP' };
     const csv = recipientsCsv([
       row({ failureReason: 'Something, "odd"\nhappened' }),
-      row({ status: 'SENT', messageId: 'wamid.1', failureReasonCode: null, sentVia: 'marketing_messages', pricing, cost: { currency: 'USD', amount: '0.0529' } }),
+      row({
+        status: 'SENT',
+        messageId: 'wamid.1',
+        failureReasonCode: null,
+        sentVia: 'marketing_messages',
+        pricing,
+        cost: { currency: 'USD', amount: '0.0529' },
+      }),
     ]);
     // Changed on purpose (issue 25): the userId column, then the four pricing columns; (issue 26) the rate card's cost and its currency; (issue 35) Meta's pricing subtype; (issue 38) the four outcome columns; (issue 39) waitingUntil, last.
     expect(csv).toBe(
@@ -223,7 +276,9 @@ describe('recipientsCsv', () => {
   });
 
   it('keeps a value that a spreadsheet would run as a formula as text', () => {
-    expect(recipientsCsv([row({ failureReason: '=HYPERLINK("x")' })]).split('\r\n')[1]).toBe(`91,9800000000,FAILED,,131000,"'=HYPERLINK(""x"")",${at(1)},,,,,,,,,,,,,,`);
+    expect(recipientsCsv([row({ failureReason: '=HYPERLINK("x")' })]).split('\r\n')[1]).toBe(
+      `91,9800000000,FAILED,,131000,"'=HYPERLINK(""x"")",${at(1)},,,,,,,,,,,,,,`,
+    );
   });
 });
 

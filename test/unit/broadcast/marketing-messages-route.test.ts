@@ -12,7 +12,16 @@ import { marketingMessagesBody, marketingMessagesRoute, needsOnboardingStatus } 
 import { sendTemplateBroadcast, type SendTemplateBroadcastDependencies } from '../../../shared/broadcast/send-template-broadcast';
 import { fixedClock } from '../../../shared/ports/clock';
 import type { MarketingMessagesSetting } from '../../../shared/tenancy/tenancy-entities';
-import { FixedMarketingMessagesOnboarding, InMemorySenderDirectory, ORG, SENDER, ScriptedCloudApi, broadcastRequest, chunkMessage, template } from '../../support/broadcast-fakes';
+import {
+  FixedMarketingMessagesOnboarding,
+  InMemorySenderDirectory,
+  ORG,
+  SENDER,
+  ScriptedCloudApi,
+  broadcastRequest,
+  chunkMessage,
+  template,
+} from '../../support/broadcast-fakes';
 import { InMemoryScheduledJobStore, RecordingFiringScheduler } from '../../support/scheduled-job-fakes';
 import { templateBroadcastKit } from '../../support/template-broadcast-kit';
 
@@ -20,9 +29,13 @@ describe('marketingMessagesRoute', () => {
   const settings: Array<MarketingMessagesSetting | undefined> = ['enabled', 'disabled', 'auto', undefined];
   const statuses = [undefined, 'ONBOARDED', 'ELIGIBLE', 'NOT_STARTED'];
 
-  it.each(['UTILITY', 'AUTHENTICATION', 'SERVICE', 'marketing'])('sends every %s template through Cloud API, whatever the setting and onboarding', (category) => {
-    for (const setting of settings) for (const onboardingStatus of statuses) expect(marketingMessagesRoute({ category, setting, onboardingStatus })).toBe('cloud_api');
-  });
+  it.each(['UTILITY', 'AUTHENTICATION', 'SERVICE', 'marketing'])(
+    'sends every %s template through Cloud API, whatever the setting and onboarding',
+    (category) => {
+      for (const setting of settings)
+        for (const onboardingStatus of statuses) expect(marketingMessagesRoute({ category, setting, onboardingStatus })).toBe('cloud_api');
+    },
+  );
 
   it.each<[MarketingMessagesSetting | undefined, string | undefined, 'marketing_messages' | 'cloud_api']>([
     ['enabled', undefined, 'marketing_messages'],
@@ -41,7 +54,7 @@ describe('marketingMessagesRoute', () => {
     expect(marketingMessagesRoute({ category: 'MARKETING', setting, onboardingStatus })).toBe(route);
   });
 
-  it('needs Meta\'s onboarding status only for a MARKETING template of an auto account', () => {
+  it("needs Meta's onboarding status only for a MARKETING template of an auto account", () => {
     expect(needsOnboardingStatus('MARKETING', 'auto')).toBe(true);
     expect(needsOnboardingStatus('MARKETING', undefined)).toBe(true);
     expect(needsOnboardingStatus('MARKETING', 'enabled')).toBe(false);
@@ -72,7 +85,10 @@ describe('CachedMarketingMessagesOnboarding', () => {
     expect(await onboarding.statusOf({ ...SENDER, wabaId: 'waba_2' })).toBeUndefined();
     expect(upstream.onboardingCalls).toBe(3);
 
-    const failing = new CachedMarketingMessagesOnboarding({ marketingMessagesOnboardingOf: jest.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValueOnce('ONBOARDED') }, clock);
+    const failing = new CachedMarketingMessagesOnboarding(
+      { marketingMessagesOnboardingOf: jest.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValueOnce('ONBOARDED') },
+      clock,
+    );
     await expect(failing.statusOf(SENDER)).rejects.toThrow('down');
     expect(await failing.statusOf(SENDER)).toBe('ONBOARDED');
   });
@@ -81,7 +97,11 @@ describe('CachedMarketingMessagesOnboarding', () => {
 describe('templateRouteOf', () => {
   const setup = () => {
     const marketingMessages = new FixedMarketingMessagesOnboarding();
-    return { marketingMessages, route: (setting: MarketingMessagesSetting | undefined, category = 'MARKETING') => templateRouteOf({ marketingMessages }, { ...SENDER, marketingMessages: setting }, category) };
+    return {
+      marketingMessages,
+      route: (setting: MarketingMessagesSetting | undefined, category = 'MARKETING') =>
+        templateRouteOf({ marketingMessages }, { ...SENDER, marketingMessages: setting }, category),
+    };
   };
 
   it('reads the onboarding only for auto + MARKETING, and routes an ONBOARDED account to the API', async () => {
@@ -131,7 +151,8 @@ describe('accepting a template broadcast: the route is decided once and travels 
     const jobId = (result as { jobId: string }).jobId;
     expect(kit.jobOfResult(jobId).template).toEqual({ name: 'promo', language: 'en_US', category: 'MARKETING', id: 'tpl_2', api: 'marketing_messages' });
     expect(kit.queue.messages).toHaveLength(2);
-    for (const message of kit.queue.messages as TemplateChunkMessage[]) expect(message.template).toEqual({ name: 'promo', language: 'en_US', api: 'marketing_messages' });
+    for (const message of kit.queue.messages as TemplateChunkMessage[])
+      expect(message.template).toEqual({ name: 'promo', language: 'en_US', api: 'marketing_messages' });
     expect(await kit.status(jobId)).toMatchObject({ route: 'marketing_messages' });
     expect(kit.marketingMessages.reads).toBe(0);
   });
@@ -181,6 +202,8 @@ describe('the chunk message codec', () => {
     expect(decodeOutboundMessage(encodeOutboundMessage(marketing))).toEqual(marketing);
     const old = JSON.stringify({ ...chunkMessage(1), recipients: [[0, '919800000000', ['Ada']]] });
     expect((decodeOutboundMessage(old) as TemplateChunkMessage).template).toEqual({ name: 'order_update', language: 'en_US' });
-    expect(() => decodeOutboundMessage(encodeOutboundMessage(chunkMessage(1, { template: { name: 'x', language: 'en', api: 'other' as 'marketing_messages' } })))).toThrow();
+    expect(() =>
+      decodeOutboundMessage(encodeOutboundMessage(chunkMessage(1, { template: { name: 'x', language: 'en', api: 'other' as 'marketing_messages' } }))),
+    ).toThrow();
   });
 });

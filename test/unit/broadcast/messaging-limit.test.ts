@@ -17,7 +17,13 @@ function setup(tier = 'TIER_250') {
   const dependencies = { messagingTiers, portfolioReach };
   const reserve = (recipients: readonly string[], at = AT, sender = SENDER) => reserveReach(dependencies, sender, recipients, at);
   const counted = async (at = AT) =>
-    cardinalityOf(unionOfAll((await portfolioReach.bucketsOf(SENDER.businessId, reachHourOf(new Date(at.getTime() - 24 * HOUR)), reachHourOf(at))).map((bucket) => deserializeSketch(bucket.sketch))));
+    cardinalityOf(
+      unionOfAll(
+        (await portfolioReach.bucketsOf(SENDER.businessId, reachHourOf(new Date(at.getTime() - 24 * HOUR)), reachHourOf(at))).map((bucket) =>
+          deserializeSketch(bucket.sketch),
+        ),
+      ),
+    );
   const release = (reservation: Awaited<ReturnType<typeof reserve>>) => releaseReach(dependencies, reservation);
   return { messagingTiers, portfolioReach, reserve, release, counted };
 }
@@ -153,12 +159,13 @@ describe('reserveReach: the messaging tier at accept time', () => {
   });
 });
 
-describe("organizations sharing a portfolio: \"new\" never tells one whom the other reached", () => {
+describe('organizations sharing a portfolio: "new" never tells one whom the other reached', () => {
   const other = { ...SENDER, organizationId: 'org_other', phoneNumberId: 'pn_other', phoneNumber: '919800000099' };
   function shared() {
     const kit = setup('TIER_250');
     kit.messagingTiers.tiers.set(other.phoneNumberId, 'TIER_250');
-    const headroom = (recipients: readonly string[], sender = SENDER) => reachHeadroom({ messagingTiers: kit.messagingTiers, portfolioReach: kit.portfolioReach }, sender, recipients, AT);
+    const headroom = (recipients: readonly string[], sender = SENDER) =>
+      reachHeadroom({ messagingTiers: kit.messagingTiers, portfolioReach: kit.portfolioReach }, sender, recipients, AT);
     return { ...kit, headroom };
   }
 
@@ -207,7 +214,13 @@ describe('releaseReach: an accept that failed after reserving gives its recipien
     const kit = setup('TIER_250');
     await kit.reserve(numbers(0, 100));
     const reservation = await kit.reserve(numbers(50, 100));
-    expect(reservation).toEqual({ businessId: 'biz_1', hour: '2026-03-01T09', hashes: expect.any(Array), organizationId: SENDER.organizationId, ownHashes: expect.any(Array) });
+    expect(reservation).toEqual({
+      businessId: 'biz_1',
+      hour: '2026-03-01T09',
+      hashes: expect.any(Array),
+      organizationId: SENDER.organizationId,
+      ownHashes: expect.any(Array),
+    });
     expect([...reservation!.hashes].sort()).toEqual(numbers(100, 50).map(recipientHash).sort());
     expect([...reservation!.ownHashes!].sort()).toEqual(numbers(100, 50).map(recipientHash).sort());
     expect(await kit.counted()).toBe(150);
@@ -285,10 +298,7 @@ describe('messaging tiers from the Graph API', () => {
     expect(await tiers.tierOf({ ...SENDER, phoneNumberId: 'pn_2' })).toEqual({ tier: 'TIER_UNLIMITED' });
     expect(upstream.messagingLimitCalls).toBe(3);
 
-    const failing = new CachedMessagingTiers(
-      { messagingLimitOf: jest.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValueOnce('TIER_10K') },
-      clock,
-    );
+    const failing = new CachedMessagingTiers({ messagingLimitOf: jest.fn().mockRejectedValueOnce(new Error('down')).mockResolvedValueOnce('TIER_10K') }, clock);
     await expect(failing.tierOf(SENDER)).rejects.toThrow('down');
     expect(await failing.tierOf(SENDER)).toEqual({ tier: 'TIER_10K', limit: 10_000 });
   });

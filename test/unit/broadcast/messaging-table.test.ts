@@ -21,7 +21,14 @@ const common = {
 };
 const templateRef = { name: 'order_update', language: 'en_US', category: 'UTILITY', id: 'tpl_1' };
 /** Item attributes the table adds around a job. */
-const stored = (attributes: Record<string, unknown>) => ({ pk: `JOB#${String(attributes.jobId)}`, sk: 'JOB', gsi1pk: 'ORG#org_1#JOBS', gsi1sk: common.createdAt, expiresAt: 1, ...attributes });
+const stored = (attributes: Record<string, unknown>) => ({
+  pk: `JOB#${String(attributes.jobId)}`,
+  sk: 'JOB',
+  gsi1pk: 'ORG#org_1#JOBS',
+  gsi1sk: common.createdAt,
+  expiresAt: 1,
+  ...attributes,
+});
 
 describe('messaging table items', () => {
   it.each<BroadcastJob>([
@@ -36,7 +43,11 @@ describe('messaging table items', () => {
   });
 
   it('reads jobs stored before jobs had a kind', () => {
-    expect(decodeJob(stored({ ...common, jobId: 'msg_1', broadcastName: 'freeform:text', template: { name: 'freeform:text', language: '', category: 'FREEFORM', id: '' } }))).toEqual({
+    expect(
+      decodeJob(
+        stored({ ...common, jobId: 'msg_1', broadcastName: 'freeform:text', template: { name: 'freeform:text', language: '', category: 'FREEFORM', id: '' } }),
+      ),
+    ).toEqual({
       ...common,
       jobId: 'msg_1',
       kind: 'freeform',
@@ -49,7 +60,11 @@ describe('messaging table items', () => {
       mode: 'single',
       template: templateRef,
     });
-    expect(decodeJob(stored({ ...common, jobId: 'leg_2', broadcastName: 'Spring', template: templateRef }))).toMatchObject({ kind: 'earlier', mode: 'bulk', broadcastName: 'Spring' });
+    expect(decodeJob(stored({ ...common, jobId: 'leg_2', broadcastName: 'Spring', template: templateRef }))).toMatchObject({
+      kind: 'earlier',
+      mode: 'bulk',
+      broadcastName: 'Spring',
+    });
     expect(decodeJob(stored({ ...common, jobId: 'pub_1', broadcastName: 'b', template: templateRef }))).toMatchObject({ kind: 'template', broadcastName: 'b' });
   });
 
@@ -63,7 +78,9 @@ describe('messaging table items', () => {
   });
 
   it('reads chunk counters and failure reasons', () => {
-    expect(decodeChunk({ ...messagingKeys.chunk('pub_1', 2), chunkIndex: 2, recipientCount: 10, sent: 3, 'fail#131026': 2, 'fail#x': 0, startedAt: 't' })).toEqual({
+    expect(
+      decodeChunk({ ...messagingKeys.chunk('pub_1', 2), chunkIndex: 2, recipientCount: 10, sent: 3, 'fail#131026': 2, 'fail#x': 0, startedAt: 't' }),
+    ).toEqual({
       chunkIndex: 2,
       recipientCount: 10,
       sent: 3,

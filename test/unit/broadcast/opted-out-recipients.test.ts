@@ -1,12 +1,7 @@
 import type { TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
 import { sendTemplateBroadcast } from '../../../shared/broadcast/send-template-broadcast';
 import { fixedClock } from '../../../shared/ports/clock';
-import {
-  ORG,
-  OTHER_ORG,
-  broadcastRequest,
-  recipientNumber,
-} from '../../support/broadcast-fakes';
+import { ORG, OTHER_ORG, broadcastRequest, recipientNumber } from '../../support/broadcast-fakes';
 import { templateBroadcastKit } from '../../support/template-broadcast-kit';
 
 const full = (index: number) => `91${recipientNumber(index)}`;

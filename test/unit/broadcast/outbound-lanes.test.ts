@@ -19,11 +19,12 @@ const templateRef = { name: 'order_update', language: 'en_US', category: 'UTILIT
 const fields = (totalRecipients: number) => ({ jobId: 'pub_1', organizationId: ORG, sender: SENDER, totalRecipients, exposed: false, now: clock.now() });
 const templateJob = (totalRecipients: number, extra: { campaignId?: string } = {}) =>
   newJob({ kind: 'template', broadcastName: 'spring', template: templateRef, ...extra }, fields(totalRecipients));
-const listed = (count: number) => Array.from({ length: count }, (_, index) => ({ index, countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}` }));
+const listed = (count: number) =>
+  Array.from({ length: count }, (_, index) => ({ index, countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}` }));
 const recipients = (count: number) => Array.from({ length: count }, (_, index) => ({ index, to: `9198${String(index).padStart(8, '0')}`, parameters: ['a'] }));
 
 describe('laneOfJob', () => {
-  it('sends a job of exactly one recipient that is not a campaign\'s through the single lane', () => {
+  it("sends a job of exactly one recipient that is not a campaign's through the single lane", () => {
     expect(laneOfJob(newJob({ kind: 'freeform', messageType: 'text' }, { ...fields(1), jobId: 'msg_1' }))).toBe('single');
     expect(laneOfJob(templateJob(1))).toBe('single');
     expect(laneOfJob(newJob({ kind: 'earlier', mode: 'single', template: templateRef }, { ...fields(1), jobId: 'leg_1' }) as BroadcastJob)).toBe('single');
@@ -57,7 +58,7 @@ describe('lane marks on messages', () => {
     ]);
   });
 
-  it('the fan-out marks the messages of a one-recipient job single (free-form and template) and leaves a larger job\'s unmarked', async () => {
+  it("the fan-out marks the messages of a one-recipient job single (free-form and template) and leaves a larger job's unmarked", async () => {
     const queue = new RecordingOutboundQueue();
     const dependencies = { broadcasts: new InMemoryBroadcastRepository(), queue, clock };
     await recordAndFanOut(dependencies, { job: templateJob(1), recipients: recipients(1), listed: listed(1) });
@@ -119,7 +120,7 @@ describe('SqsOutboundQueue routing', () => {
     ]);
   });
 
-  it('sets a failed delivery\'s visibility on the queue of the lane it was received from (bulk when unnamed)', async () => {
+  it("sets a failed delivery's visibility on the queue of the lane it was received from (bulk when unnamed)", async () => {
     const { client, calls } = stubClient();
     const queue = new SqsOutboundQueue(client, urls);
     await queue.deferRedelivery('rh-1', 2, 'single');

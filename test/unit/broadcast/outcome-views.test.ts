@@ -46,7 +46,18 @@ async function jobWithOutcomes() {
     { job, listed, recipients: listed.map(({ index, countryCode, toPhoneNumber }) => ({ index, to: countryCode + toPhoneNumber, parameters: [] })) },
   );
   const sentAt = clock.now().toISOString();
-  await broadcasts.recordOutcomes(JOB, 0, listed.map(({ index, toPhoneNumber }) => ({ index, to: `91${toPhoneNumber}`, status: 'SENT' as const, messageId: `wamid.${index}`, attempts: 1, updatedAt: sentAt })));
+  await broadcasts.recordOutcomes(
+    JOB,
+    0,
+    listed.map(({ index, toPhoneNumber }) => ({
+      index,
+      to: `91${toPhoneNumber}`,
+      status: 'SENT' as const,
+      messageId: `wamid.${index}`,
+      attempts: 1,
+      updatedAt: sentAt,
+    })),
+  );
   for (const index of listed.map(({ index }) => index)) {
     const read = index < 3;
     broadcasts.recordDelivery(JOB, 0, index, { sentAt, deliveredAt: sentAt, ...(read ? { readAt: sentAt } : {}) }, read ? billedRead : billedDelivered);
@@ -63,7 +74,10 @@ async function jobWithOutcomes() {
     [4, { kind: 'reply', at: at(7), via: 'last-touch' }],
     [4, { kind: 'opt-out', at: at(7) }],
   ];
-  await broadcasts.outcomeFacts.recordOutcomes(JOB, events.map(([index, event]) => ({ location: { jobId: JOB, chunkIndex: 0, index }, event })));
+  await broadcasts.outcomeFacts.recordOutcomes(
+    JOB,
+    events.map(([index, event]) => ({ location: { jobId: JOB, chunkIndex: 0, index }, event })),
+  );
   return { broadcasts, job: (await broadcasts.getJob(JOB))! };
 }
 
@@ -85,7 +99,14 @@ describe('the status summary', () => {
     });
     expect(summary.heldOut).toBeUndefined();
     // 6 billed at 0.10 = 0.60: per reply 0.60 / 3, per click 0.60 / 2.
-    expect(summary.cost).toEqual({ currency: 'USD', billed: 6, amount: '0.60', byCategory: { marketing: { billed: 6, amount: '0.60' } }, perReply: '0.20', perClick: '0.30' });
+    expect(summary.cost).toEqual({
+      currency: 'USD',
+      billed: 6,
+      amount: '0.60',
+      byCategory: { marketing: { billed: 6, amount: '0.60' } },
+      perReply: '0.20',
+      perClick: '0.30',
+    });
   });
 
   it('shows nothing new on a job without outcomes, and counts held-out recipients apart', async () => {
@@ -97,7 +118,9 @@ describe('the status summary', () => {
     expect(plain.summary.cost).not.toHaveProperty('perClick');
 
     broadcasts.recordDelivery(JOB, 0, 5, {}, tallyCodes.heldOut);
-    await broadcasts.outcomeFacts.recordOutcomes(JOB, [{ location: { jobId: JOB, chunkIndex: 0, index: 5 }, event: { kind: 'reply', at: at(9), via: 'last-touch' } }]);
+    await broadcasts.outcomeFacts.recordOutcomes(JOB, [
+      { location: { jobId: JOB, chunkIndex: 0, index: 5 }, event: { kind: 'reply', at: at(9), via: 'last-touch' } },
+    ]);
     const held = await getJobStatus(broadcasts, caller, JOB, reading);
     expect(held.summary).toMatchObject({ replied: 0, clicked: 0, buttons: [], heldOut: 1 });
   });
@@ -110,10 +133,27 @@ describe('the campaign view', () => {
       ...draftCampaign(ORG, 'cmp_o1'),
       launchedAt: '2026-12-01T09:00:00.000Z',
       jobId: JOB,
-      expansion: { status: 'done' as const, audienceIndex: 1, nextIndex: 6, counts: { ...emptyExpansionCounts(), members: 6, sendable: 6 }, startedAt: '2026-12-01T09:00:00.000Z', version: 2 },
+      expansion: {
+        status: 'done' as const,
+        audienceIndex: 1,
+        nextIndex: 6,
+        counts: { ...emptyExpansionCounts(), members: 6, sendable: 6 },
+        startedAt: '2026-12-01T09:00:00.000Z',
+        version: 2,
+      },
     };
     const view = await readCampaignView({ broadcasts, rateCards }, campaign, reading);
-    expect(view.totals).toMatchObject({ sent: 6, read: 3, replied: 3, clicked: 2, repliedByStop: 1, buttons: [{ index: 0, payload: 'YES', taps: 2 }, { index: 1, payload: 'NO', taps: 1 }] });
+    expect(view.totals).toMatchObject({
+      sent: 6,
+      read: 3,
+      replied: 3,
+      clicked: 2,
+      repliedByStop: 1,
+      buttons: [
+        { index: 0, payload: 'YES', taps: 2 },
+        { index: 1, payload: 'NO', taps: 1 },
+      ],
+    });
     expect(view.cost).toMatchObject({ amount: '0.60', perReply: '0.20', perClick: '0.30' });
   });
 });

@@ -29,7 +29,10 @@ describe('131049 re-sends: widening interval and cap (per-user-limit-resends.ts)
     const recipients = [matched(0, undefined), matched(1, 1), matched(2, 2), matched(3, 3)];
     const at30h = judgeResends(recipients, after(30), false);
     expect(at30h.sendable.map(({ listed }) => listed.index)).toEqual([0]);
-    expect(at30h.tooSoon.map(({ recipient, waitHours }) => [recipient.listed.index, waitHours])).toEqual([[1, 48], [2, 96]]);
+    expect(at30h.tooSoon.map(({ recipient, waitHours }) => [recipient.listed.index, waitHours])).toEqual([
+      [1, 48],
+      [2, 96],
+    ]);
     expect(at30h.tooSoon[1]!.from).toEqual(after(96));
     expect(at30h.capped.map(({ listed }) => listed.index)).toEqual([3]);
     expect(judgeResends(recipients, after(96), false).sendable.map(({ listed }) => listed.index)).toEqual([0, 1, 2]);
@@ -79,8 +82,16 @@ describe('131049 re-sends across follow-ups of follow-ups', () => {
     const failBoth = async (jobId: string) => {
       for (const index of [0, 1]) {
         await parent.claimRecipient(jobId, 0, index, full(index), clock.now());
-        await parent.recordOutcomes(jobId, 0, [{ index, to: full(index), status: 'SENT', messageId: `wamid.${jobId}.${index}`, attempts: 1, updatedAt: clock.now().toISOString() }]);
-        parent.recordDelivery(jobId, 0, index, { sentAt: clock.now().toISOString(), failedAt: clock.now().toISOString(), metaErrorCode: 131049 }, tallyCodes.failedByWebhook(131049));
+        await parent.recordOutcomes(jobId, 0, [
+          { index, to: full(index), status: 'SENT', messageId: `wamid.${jobId}.${index}`, attempts: 1, updatedAt: clock.now().toISOString() },
+        ]);
+        parent.recordDelivery(
+          jobId,
+          0,
+          index,
+          { sentAt: clock.now().toISOString(), failedAt: clock.now().toISOString(), metaErrorCode: 131049 },
+          tallyCodes.failedByWebhook(131049),
+        );
       }
     };
     const followUp = (jobId: string, overrides: Partial<FollowUpRequest> = {}) =>
@@ -88,7 +99,11 @@ describe('131049 re-sends across follow-ups of follow-ups', () => {
     const advance = (hours: number) => clock.set(new Date(clock.now().getTime() + hours * HOUR).toISOString());
 
     let jobId = first.jobId!;
-    for (const [resend, wait] of [[1, 24], [2, 48], [3, 96]] as const) {
+    for (const [resend, wait] of [
+      [1, 24],
+      [2, 48],
+      [3, 96],
+    ] as const) {
       await failBoth(jobId);
       advance(wait - 1);
       if (resend > 1) await expect(followUp(jobId, { force: true })).rejects.toThrow(FollowUpTooSoonError);
@@ -115,11 +130,18 @@ describe('131049 re-sends across follow-ups of follow-ups', () => {
     const parentId = parent.jobId!;
     for (const index of [0, 1]) {
       await kit.broadcasts.claimRecipient(parentId, 0, index, full(index), clock.now());
-      await kit.broadcasts.recordOutcomes(parentId, 0, [{ index, to: full(index), status: 'FAILED', failureReasonCode: '131049', attempts: 1, updatedAt: clock.now().toISOString() }]);
+      await kit.broadcasts.recordOutcomes(parentId, 0, [
+        { index, to: full(index), status: 'FAILED', failureReasonCode: '131049', attempts: 1, updatedAt: clock.now().toISOString() },
+      ]);
     }
     clock.set('2026-03-02T01:00:00.000Z');
     const followUp = (audience: FollowUpRequest['audience']) =>
-      followUpBroadcast(kit.dependencies, caller, { jobId: parentId, body: body({ audience }), unconfirmedAfterMs: 24 * HOUR }, { inProgressTimeoutMs: 20_000 });
+      followUpBroadcast(
+        kit.dependencies,
+        caller,
+        { jobId: parentId, body: body({ audience }), unconfirmedAfterMs: 24 * HOUR },
+        { inProgressTimeoutMs: 20_000 },
+      );
     expect((await followUp({ failureCodes: [131049] })).audience).toEqual({ matched: 2, optedOut: 0 });
 
     clock.set('2026-03-09T01:00:00.000Z');

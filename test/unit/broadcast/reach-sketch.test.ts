@@ -50,7 +50,11 @@ describe('reach sketch: sparse (exact)', () => {
   test('union is commutative, associative and idempotent', () => {
     fc.assert(
       fc.property(hashes(100), hashes(100), hashes(100), (a, b, c) => {
-        const [x, y, z] = [a, b, c].map(sketchOfHashes) as [ReturnType<typeof sketchOfHashes>, ReturnType<typeof sketchOfHashes>, ReturnType<typeof sketchOfHashes>];
+        const [x, y, z] = [a, b, c].map(sketchOfHashes) as [
+          ReturnType<typeof sketchOfHashes>,
+          ReturnType<typeof sketchOfHashes>,
+          ReturnType<typeof sketchOfHashes>,
+        ];
         expect(serializeSketch(unionOf(x, y))).toEqual(serializeSketch(unionOf(y, x)));
         expect(serializeSketch(unionOf(unionOf(x, y), z))).toEqual(serializeSketch(unionOf(x, unionOf(y, z))));
         expect(serializeSketch(unionOf(x, x))).toEqual(serializeSketch(x));
@@ -144,7 +148,13 @@ describe('reach sketch: serialized form', () => {
   });
 
   test('anything else is refused', () => {
-    for (const bytes of [new Uint8Array(0), Uint8Array.of(3), Uint8Array.of(1, 0, 0), Uint8Array.of(1, 0, 0, 0, 2, 0, 0, 0, 1), new Uint8Array(REGISTER_COUNT).fill(2)]) {
+    for (const bytes of [
+      new Uint8Array(0),
+      Uint8Array.of(3),
+      Uint8Array.of(1, 0, 0),
+      Uint8Array.of(1, 0, 0, 0, 2, 0, 0, 0, 1),
+      new Uint8Array(REGISTER_COUNT).fill(2),
+    ]) {
       expect(() => deserializeSketch(bytes)).toThrow(MalformedReachSketchError);
     }
     const tooHigh = new Uint8Array(1 + REGISTER_COUNT);

@@ -4,13 +4,21 @@ import { MAX_SENDS_BYTES } from '../../../shared/adapters/dynamodb/messaging-rec
 import { MalformedMessagingItemError } from '../../../shared/adapters/dynamodb/messaging-table';
 import type { JobRecipient } from '../../../shared/broadcast/ports';
 
-const recipient = (index: number, send?: JobRecipient['send']): JobRecipient => ({ index, countryCode: '44', toPhoneNumber: `77009000${String(index).padStart(2, '0')}`, ...(send ? { send } : {}) });
+const recipient = (index: number, send?: JobRecipient['send']): JobRecipient => ({
+  index,
+  countryCode: '44',
+  toPhoneNumber: `77009000${String(index).padStart(2, '0')}`,
+  ...(send ? { send } : {}),
+});
 
 describe("a chunk's recipients item keeps each recipient's values for follow-ups", () => {
   it('gives back every recipient with its parameters and own content', () => {
     const recipients = [
       recipient(0, { parameters: ['Ada', 'A-1'] }),
-      recipient(1, { parameters: { name: 'Grace' }, content: { header: { type: 'image', link: 'https://cdn.example.com/1.jpg' }, buttons: [{ index: 0, type: 'url', text: 'B-2' }] } }),
+      recipient(1, {
+        parameters: { name: 'Grace' },
+        content: { header: { type: 'image', link: 'https://cdn.example.com/1.jpg' }, buttons: [{ index: 0, type: 'url', text: 'B-2' }] },
+      }),
       { index: 2, countryCode: '', toPhoneNumber: '', userId: 'US.13491208655302741918', send: { parameters: [] } },
     ];
     const item = recipientsItem('pub_1', 0, recipients, 1);
@@ -30,7 +38,10 @@ describe("a chunk's recipients item keeps each recipient's values for follow-ups
   });
 
   it('refuses stored values that do not match the recipients', () => {
-    const item = { ...recipientsItem('pub_3', 0, [recipient(0), recipient(1)], 1), sendsDeflated: new Uint8Array(deflateRawSync(JSON.stringify([[['only one']]]))) };
+    const item = {
+      ...recipientsItem('pub_3', 0, [recipient(0), recipient(1)], 1),
+      sendsDeflated: new Uint8Array(deflateRawSync(JSON.stringify([[['only one']]]))),
+    };
     expect(() => decodeRecipients(item)).toThrow(MalformedMessagingItemError);
   });
 });

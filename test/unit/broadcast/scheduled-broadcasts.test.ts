@@ -9,10 +9,7 @@ import { listRecipients } from '../../../shared/broadcast/list-recipients';
 import { scheduleWindowSchema, templateBroadcastSchema, type TemplateBroadcastRequest } from '../../../shared/broadcast/template-broadcast.schema';
 import { parseRequest } from '../../../shared/http/validation';
 import { fixedClock } from '../../../shared/ports/clock';
-import {
-  ORG,
-  broadcastRequest,
-} from '../../support/broadcast-fakes';
+import { ORG, broadcastRequest } from '../../support/broadcast-fakes';
 import { templateBroadcastKit } from '../../support/template-broadcast-kit';
 import { InMemoryScheduledJobStore, RecordingFiringScheduler } from '../../support/scheduled-job-fakes';
 
@@ -78,7 +75,15 @@ describe('accepting a scheduled broadcast', () => {
   it('answers SCHEDULED with the job whatever its size, holds its messages and registers one trigger at its time', async () => {
     const kit = setup();
     const result = await kit.send(scheduled(3, '2026-03-01T11:00:00+01:00'));
-    expect(result).toEqual({ kind: 'scheduled', jobId: expect.any(String), status: 'SCHEDULED', scheduledAt: at(3600), totalRecipients: 3, chunkSize: 1000, totalChunks: 1 });
+    expect(result).toEqual({
+      kind: 'scheduled',
+      jobId: expect.any(String),
+      status: 'SCHEDULED',
+      scheduledAt: at(3600),
+      totalRecipients: 3,
+      chunkSize: 1000,
+      totalChunks: 1,
+    });
     const { jobId } = result as { jobId: string };
     expect(kit.queue.batches).toEqual([]);
     expect(kit.scheduledJobs.held.get(jobId)!.flatMap((message) => message.recipients)).toHaveLength(3);
@@ -159,7 +164,9 @@ describe('firing', () => {
   it('a cancel whose trigger removal fails still answers CANCELLED (the firing re-checks)', async () => {
     const { kit, jobId } = await acceptedJob();
     kit.firings.failure = new Error('scheduler down');
-    await expect(cancelJob(kit.broadcasts, { organizationId: ORG }, jobId, kit.reading(), { firings: kit.firings })).resolves.toMatchObject({ status: 'CANCELLED' });
+    await expect(cancelJob(kit.broadcasts, { organizationId: ORG }, jobId, kit.reading(), { firings: kit.firings })).resolves.toMatchObject({
+      status: 'CANCELLED',
+    });
     expect(await fireScheduledJob(kit.firing, jobId)).toBe('CANCELLED');
     expect(kit.queue.batches).toEqual([]);
   });

@@ -90,7 +90,11 @@ describe('sendTemplateBroadcast: rules', () => {
     const request = withRecipient(broadcastRequest(5), 3, { countryCode: '91', toPhoneNumber: `0${recipientNumber(1)}`, templateParams: ['a', 'b'] });
     const failure = kit.send(request);
     await expect(failure).rejects.toBeInstanceOf(DuplicateRecipientError);
-    await expect(failure).rejects.toMatchObject({ index: 3, firstIndex: 1, message: 'data[3] duplicates data[1]: each recipient may appear once; nothing was queued' });
+    await expect(failure).rejects.toMatchObject({
+      index: 3,
+      firstIndex: 1,
+      message: 'data[3] duplicates data[1]: each recipient may appear once; nothing was queued',
+    });
     expectNothingAccepted(kit);
     expect(kit.senders.resolveCalls).toBe(0);
   });
@@ -137,9 +141,7 @@ describe('sendTemplateBroadcast: rules', () => {
       toPhoneNumber: recipientNumber(0),
     });
     await expect(kit.send(duplicateAndForeignSender)).rejects.toBeInstanceOf(DuplicateRecipientError);
-    await expect(kit.send(broadcastRequest(2, { fromPhoneNumber: '447700900001', templateName: 'nope' }))).rejects.toBeInstanceOf(
-      SenderNotOwnedError,
-    );
+    await expect(kit.send(broadcastRequest(2, { fromPhoneNumber: '447700900001', templateName: 'nope' }))).rejects.toBeInstanceOf(SenderNotOwnedError);
     expect(kit.upstream.listTemplateCalls).toBe(0);
     expectNothingAccepted(kit);
   });
@@ -192,9 +194,18 @@ describe('sendTemplateBroadcast: rules', () => {
     await expect(failure).rejects.toBeInstanceOf(TemplateMismatchError);
     await expect(failure).rejects.toThrow('templateId tpl_2 does not identify template order_update (en_US)');
     expectNothingAccepted(kit);
-    await expect(kit.send(broadcastRequest(2, { templateLanguage: 'pt_BR', templateId: 'tpl_1_pt' }))).resolves.toEqual({ kind: 'queued', recipients: 2, jobId: expect.stringMatching(/^pub_/) });
+    await expect(kit.send(broadcastRequest(2, { templateLanguage: 'pt_BR', templateId: 'tpl_1_pt' }))).resolves.toEqual({
+      kind: 'queued',
+      recipients: 2,
+      jobId: expect.stringMatching(/^pub_/),
+    });
     expect(kit.broadcasts.jobs.values().next().value).toMatchObject({ kind: 'template' });
-    expect((kit.broadcasts.jobs.values().next().value as { template?: unknown }).template).toEqual({ name: 'order_update', language: 'pt_BR', category: 'UTILITY', id: 'tpl_1_pt' });
+    expect((kit.broadcasts.jobs.values().next().value as { template?: unknown }).template).toEqual({
+      name: 'order_update',
+      language: 'pt_BR',
+      category: 'UTILITY',
+      id: 'tpl_1_pt',
+    });
   });
 
   it('checks the language before the approval status and the status before the category', async () => {
@@ -202,9 +213,7 @@ describe('sendTemplateBroadcast: rules', () => {
     await expect(kit.send(broadcastRequest(2, { templateName: 'pending_one', templateLanguage: 'xx', templateType: 'MARKETING' }))).rejects.toBeInstanceOf(
       TemplateNotFoundError,
     );
-    await expect(kit.send(broadcastRequest(2, { templateName: 'pending_one', templateType: 'MARKETING' }))).rejects.toBeInstanceOf(
-      TemplateNotApprovedError,
-    );
+    await expect(kit.send(broadcastRequest(2, { templateName: 'pending_one', templateType: 'MARKETING' }))).rejects.toBeInstanceOf(TemplateNotApprovedError);
   });
 
   it('refuses a recipient whose own parameters do not fill the placeholders', async () => {
@@ -226,7 +235,9 @@ describe('sendTemplateBroadcast: rules', () => {
   it('refuses a recipient with no parameters at all when the template has placeholders', async () => {
     const kit = setup();
     const request = broadcastRequest(3, {}, (index) => (index === 1 ? undefined : ['a', 'b']));
-    await expect(kit.send(request)).rejects.toThrow('data[1] has no templateParams and no globalTemplateParams: 0 values; template order_update needs exactly 2');
+    await expect(kit.send(request)).rejects.toThrow(
+      'data[1] has no templateParams and no globalTemplateParams: 0 values; template order_update needs exactly 2',
+    );
     expectNothingAccepted(kit);
   });
 
@@ -234,7 +245,11 @@ describe('sendTemplateBroadcast: rules', () => {
     const kit = setup();
     const request = broadcastRequest(3, { globalTemplateParams: ['g1', 'g2'] }, (index) => (index === 1 ? ['own1', 'own2'] : undefined));
     await kit.send(request);
-    expect(kit.queue.messages[0]!.recipients.map(({ parameters }) => parameters)).toEqual([['g1', 'g2'], ['own1', 'own2'], ['g1', 'g2']]);
+    expect(kit.queue.messages[0]!.recipients.map(({ parameters }) => parameters)).toEqual([
+      ['g1', 'g2'],
+      ['own1', 'own2'],
+      ['g1', 'g2'],
+    ]);
 
     await kit.send(broadcastRequest(2, { templateName: 'no_params', broadcastName: 'plain' }, () => undefined));
     expect(kit.queue.messages[1]!.recipients.map(({ parameters }) => parameters)).toEqual([[], []]);
@@ -244,14 +259,19 @@ describe('sendTemplateBroadcast: rules', () => {
   it('refuses a key bound to another sender before anything else', async () => {
     const kit = setup();
     const request = withRecipient(broadcastRequest(2), 1, { countryCode: '91', toPhoneNumber: recipientNumber(0) });
-    const failure = kit.send(request, { caller: { organizationId: ORG, scope: { kind: 'sender', phoneNumber: SECOND_SENDER.phoneNumber } }, idempotencyKey: 'k1' });
+    const failure = kit.send(request, {
+      caller: { organizationId: ORG, scope: { kind: 'sender', phoneNumber: SECOND_SENDER.phoneNumber } },
+      idempotencyKey: 'k1',
+    });
     await expect(failure).rejects.toBeInstanceOf(SenderNotOwnedError);
     await expect(failure).rejects.toThrow(`Phone number ${SENDER.phoneNumber} is not a sender of this organization`);
     expect(kit.idempotency.records.size).toBe(0);
     expectNothingAccepted(kit);
     // The bound sender itself is fine.
     await expect(
-      kit.send(broadcastRequest(2, { fromPhoneNumber: SECOND_SENDER.phoneNumber }), { caller: { organizationId: ORG, scope: { kind: 'sender', phoneNumber: SECOND_SENDER.phoneNumber } } }),
+      kit.send(broadcastRequest(2, { fromPhoneNumber: SECOND_SENDER.phoneNumber }), {
+        caller: { organizationId: ORG, scope: { kind: 'sender', phoneNumber: SECOND_SENDER.phoneNumber } },
+      }),
     ).resolves.toEqual({ kind: 'queued', recipients: 2, jobId: expect.stringMatching(/^pub_/) });
   });
 });
@@ -271,7 +291,14 @@ describe('sendTemplateBroadcast: chunking and the job', () => {
   it('splits 1,001 recipients into chunks of 1,000 and 1 and answers with a job', async () => {
     const kit = setup();
     const result = await kit.send(broadcastRequest(1001));
-    expect(result).toEqual({ kind: 'job', jobId: expect.stringMatching(/^pub_[A-Za-z0-9_-]{22}$/), status: 'PROCESSING', totalRecipients: 1001, chunkSize: 1000, totalChunks: 2 });
+    expect(result).toEqual({
+      kind: 'job',
+      jobId: expect.stringMatching(/^pub_[A-Za-z0-9_-]{22}$/),
+      status: 'PROCESSING',
+      totalRecipients: 1001,
+      chunkSize: 1000,
+      totalChunks: 2,
+    });
     const messages = chunkMessagesOf(kit);
     expect(messages.map((message) => [message.chunkIndex, message.recipients.length])).toEqual([
       [0, 1000],
@@ -343,7 +370,7 @@ describe('sendTemplateBroadcast: chunking and the job', () => {
     expect(jobIdOf(random1)).not.toBe(jobIdOf(random2));
   });
 
-  it('with a key, reads an earlier attempt\'s job while the checks run (before the sender is resolved), not after them', async () => {
+  it("with a key, reads an earlier attempt's job while the checks run (before the sender is resolved), not after them", async () => {
     const kit = setup();
     const readsBeforeSender: number[] = [];
     const resolve = kit.senders.resolveSender.bind(kit.senders);

@@ -20,7 +20,11 @@ const valid = (count: number, extra: Record<string, unknown> = {}) => ({
   templateLanguage: 'en_US',
   templateType: 'UTILITY',
   globalTemplateParams: ['a', 'b'],
-  data: Array.from({ length: count }, (_, index) => ({ countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}`, templateParams: ['x', `${index}`] })),
+  data: Array.from({ length: count }, (_, index) => ({
+    countryCode: '91',
+    toPhoneNumber: `98${String(index).padStart(8, '0')}`,
+    templateParams: ['x', `${index}`],
+  })),
   ...extra,
 });
 
@@ -33,7 +37,16 @@ const withRecipient = (index: number, recipient: unknown, extra: Record<string, 
 const cases: Array<[string, unknown]> = [
   ['a valid request', valid(3)],
   ['a valid request of 10,000 recipients', valid(10_000)],
-  ['recipients without templateParams', { ...valid(0), data: [{ countryCode: '1', toPhoneNumber: '5550100' }, { countryCode: '44', toPhoneNumber: '7700900123' }] }],
+  [
+    'recipients without templateParams',
+    {
+      ...valid(0),
+      data: [
+        { countryCode: '1', toPhoneNumber: '5550100' },
+        { countryCode: '44', toPhoneNumber: '7700900123' },
+      ],
+    },
+  ],
   ['unknown keys in a recipient and the request', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', nickname: 'x' }, { extra: true })],
   ['an empty templateParams list', withRecipient(2, { countryCode: '91', toPhoneNumber: '9800000999', templateParams: [] })],
   ['scheduledAt and templateId', valid(2, { scheduledAt: '2030-01-01T09:00:00Z', templateId: '123' })],
@@ -68,25 +81,92 @@ const cases: Array<[string, unknown]> = [
   ['an empty list', valid(0)],
   ['10,001 recipients', valid(10_001)],
   ['data not a list', valid(0, { data: { countryCode: '91' } })],
-  ['no data', (() => { const { data: _data, ...rest } = valid(1); return rest; })()],
+  [
+    'no data',
+    (() => {
+      const { data: _data, ...rest } = valid(1);
+      return rest;
+    })(),
+  ],
   ['a body that is a list', [valid(1)]],
   ['a body that is null', null],
   ['a body that is a string', 'hello'],
   // Rich content of a recipient's own (issue 24): buttons have a plain-code fast check, the rest their schema.
-  ['own URL buttons, unknown keys in a button', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ note: 'x', text: 'A-1', type: 'url', index: 0 }] })],
-  ['a quick reply and a copy code', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 1, type: 'quick_reply', payload: 'STOP' }, { index: 0, type: 'copy_code', couponCode: 'C'.repeat(20) }] })],
-  ['a copy code of 21 characters', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'copy_code', couponCode: 'C'.repeat(21) }] })],
-  ['a URL suffix of 2,001 characters', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'url', text: 'u'.repeat(2001) }] })],
+  [
+    'own URL buttons, unknown keys in a button',
+    withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ note: 'x', text: 'A-1', type: 'url', index: 0 }] }),
+  ],
+  [
+    'a quick reply and a copy code',
+    withRecipient(1, {
+      countryCode: '91',
+      toPhoneNumber: '9800000999',
+      buttons: [
+        { index: 1, type: 'quick_reply', payload: 'STOP' },
+        { index: 0, type: 'copy_code', couponCode: 'C'.repeat(20) },
+      ],
+    }),
+  ],
+  [
+    'a copy code of 21 characters',
+    withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'copy_code', couponCode: 'C'.repeat(21) }] }),
+  ],
+  [
+    'a URL suffix of 2,001 characters',
+    withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'url', text: 'u'.repeat(2001) }] }),
+  ],
   ['an empty URL suffix', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'url', text: '' }] })],
-  ['a button index given twice', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'url', text: 'a' }, { index: 0, type: 'quick_reply', payload: 'b' }] })],
-  ['a button index of 10, and of 1.5', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 10, type: 'url', text: 'a' }, { index: 1.5, type: 'url', text: 'a' }] })],
+  [
+    'a button index given twice',
+    withRecipient(1, {
+      countryCode: '91',
+      toPhoneNumber: '9800000999',
+      buttons: [
+        { index: 0, type: 'url', text: 'a' },
+        { index: 0, type: 'quick_reply', payload: 'b' },
+      ],
+    }),
+  ],
+  [
+    'a button index of 10, and of 1.5',
+    withRecipient(1, {
+      countryCode: '91',
+      toPhoneNumber: '9800000999',
+      buttons: [
+        { index: 10, type: 'url', text: 'a' },
+        { index: 1.5, type: 'url', text: 'a' },
+      ],
+    }),
+  ],
   ['a button index as a string', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: '0', type: 'url', text: 'a' }] })],
-  ['a button of an unknown type', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'phone_number', text: 'a' }] })],
+  [
+    'a button of an unknown type',
+    withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'phone_number', text: 'a' }] }),
+  ],
   ['a URL button given a payload', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [{ index: 0, type: 'url', payload: 'a' }] })],
   ['an empty buttons list', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: [] })],
-  ['11 buttons', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', buttons: Array.from({ length: 11 }, (_, index) => ({ index, type: 'url', text: 'a' })) })],
-  ['a header, named values and an offer of its own', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', header: { type: 'image', link: 'https://cdn.example.com/p.jpg' }, templateParams: { first_name: 'Ada' }, limitedTimeOffer: { expiresAt: '2030-01-01T00:00:00Z' } })],
-  ['an http:// header link', withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', header: { type: 'image', link: 'http://cdn.example.com/p.jpg' } })],
+  [
+    '11 buttons',
+    withRecipient(1, {
+      countryCode: '91',
+      toPhoneNumber: '9800000999',
+      buttons: Array.from({ length: 11 }, (_, index) => ({ index, type: 'url', text: 'a' })),
+    }),
+  ],
+  [
+    'a header, named values and an offer of its own',
+    withRecipient(1, {
+      countryCode: '91',
+      toPhoneNumber: '9800000999',
+      header: { type: 'image', link: 'https://cdn.example.com/p.jpg' },
+      templateParams: { first_name: 'Ada' },
+      limitedTimeOffer: { expiresAt: '2030-01-01T00:00:00Z' },
+    }),
+  ],
+  [
+    'an http:// header link',
+    withRecipient(1, { countryCode: '91', toPhoneNumber: '9800000999', header: { type: 'image', link: 'http://cdn.example.com/p.jpg' } }),
+  ],
 ];
 
 describe('parseTemplateBroadcastRequest', () => {
@@ -104,7 +184,7 @@ describe('parseTemplateBroadcastRequest', () => {
     );
   });
 
-  it('does not hand back the caller\'s objects: the recipients are copies', () => {
+  it("does not hand back the caller's objects: the recipients are copies", () => {
     const body = valid(2);
     const parsed = parseTemplateBroadcastRequest(body);
     expect(parsed.data[0]).not.toBe(body.data[0]);
@@ -131,7 +211,10 @@ const toPhoneNumber = fc.oneof(
 const bsuidId = fc.string({ unit: fc.constantFrom(...'0123456789abcXYZ'), minLength: 1, maxLength: 128 });
 /** Business-scoped user ids (issue 25): valid ones, parent ids, near misses (lower case, no dot, too long), anything. */
 const userId = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(fc.constantFrom('US', 'BR', 'IN'), fc.boolean(), bsuidId).map(([country, parent, id]) => `${country}.${parent ? 'ENT.' : ''}${id}`) },
+  {
+    weight: 6,
+    arbitrary: fc.tuple(fc.constantFrom('US', 'BR', 'IN'), fc.boolean(), bsuidId).map(([country, parent, id]) => `${country}.${parent ? 'ENT.' : ''}${id}`),
+  },
   { weight: 2, arbitrary: fc.constantFrom('us.1', 'US1', 'US.', `US.${'1'.repeat(129)}`, 'US.1.2', 'US.1 ', '447700900123') },
   { weight: 1, arbitrary: fc.anything() },
 );
@@ -149,17 +232,44 @@ const templateParams = fc.oneof(
 /** A value that passes, or one of its near misses: lengths at the limits, unsendable characters, other types. */
 const buttonText = fc.oneof(
   { weight: 6, arbitrary: fc.string({ minLength: 1, maxLength: 12 }) },
-  { weight: 1, arbitrary: fc.constantFrom('', 'c'.repeat(20), 'c'.repeat(21), 'p'.repeat(1024), 'p'.repeat(1025), 'u'.repeat(2000), 'u'.repeat(2001), 'a\uFFFE', '\uDC00', '🎉') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      'c'.repeat(20),
+      'c'.repeat(21),
+      'p'.repeat(1024),
+      'p'.repeat(1025),
+      'u'.repeat(2000),
+      'u'.repeat(2001),
+      'a\uFFFE',
+      '\uDC00',
+      '🎉',
+    ),
+  },
   { weight: 1, arbitrary: fc.anything() },
 );
 /** Mostly indexes 0..9 (the rest just outside), each type with its own value's key. */
-const BUTTON_KINDS = [['url', 'text'], ['quick_reply', 'payload'], ['copy_code', 'couponCode']] as const;
+const BUTTON_KINDS = [
+  ['url', 'text'],
+  ['quick_reply', 'payload'],
+  ['copy_code', 'couponCode'],
+] as const;
 const wellFormedButton = fc
-  .tuple(fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: 9 }) }, { weight: 1, arbitrary: fc.constantFrom(-1, 10, 1.5, -0) }), fc.constantFrom(...BUTTON_KINDS), buttonText)
+  .tuple(
+    fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 0, max: 9 }) }, { weight: 1, arbitrary: fc.constantFrom(-1, 10, 1.5, -0) }),
+    fc.constantFrom(...BUTTON_KINDS),
+    buttonText,
+  )
   .map(([index, [type, key], value]) => ({ index, type, [key]: value }));
 const button = fc.oneof(
   { weight: 6, arbitrary: wellFormedButton },
-  { weight: 1, arbitrary: fc.tuple(wellFormedButton, fc.dictionary(fc.string({ maxLength: 6 }), fc.anything(), { maxKeys: 2 })).map(([known, extra]) => ({ ...extra, ...known })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(wellFormedButton, fc.dictionary(fc.string({ maxLength: 6 }), fc.anything(), { maxKeys: 2 }))
+      .map(([known, extra]) => ({ ...extra, ...known })),
+  },
   {
     weight: 2,
     arbitrary: fc.record(
@@ -195,13 +305,31 @@ const namedParams = fc.dictionary(fc.constantFrom('first_name', 'store', 'Bad-Na
 const limitedTimeOffer = fc.oneof(fc.constantFrom({ expiresAt: '2030-01-01T00:00:00Z' }, { expiresAt: 'soon' }, {}), fc.anything());
 const knownKeys = Object.keys(recipientSchema.entries);
 /** Fields the schema does not know: valibot drops them, and so must the fast path. */
-const extraFields = fc.dictionary(fc.string({ maxLength: 10 }).filter((key) => !knownKeys.includes(key)), fc.anything(), { maxKeys: 3 });
+const extraFields = fc.dictionary(
+  fc.string({ maxLength: 10 }).filter((key) => !knownKeys.includes(key)),
+  fc.anything(),
+  { maxKeys: 3 },
+);
 /** Every known field may be missing; extra fields come first or last. */
 const generatedRecipient = fc.oneof(
   {
     weight: 12,
     arbitrary: fc
-      .tuple(fc.record({ countryCode, toPhoneNumber, templateParams: fc.oneof({ weight: 4, arbitrary: templateParams }, { weight: 1, arbitrary: namedParams }), buttons, header, limitedTimeOffer }, { requiredKeys: [] }), extraFields, fc.boolean())
+      .tuple(
+        fc.record(
+          {
+            countryCode,
+            toPhoneNumber,
+            templateParams: fc.oneof({ weight: 4, arbitrary: templateParams }, { weight: 1, arbitrary: namedParams }),
+            buttons,
+            header,
+            limitedTimeOffer,
+          },
+          { requiredKeys: [] },
+        ),
+        extraFields,
+        fc.boolean(),
+      )
       .map(([known, extra, extraFirst]) => (extraFirst ? { ...extra, ...known } : { ...known, ...extra })),
   },
   {
@@ -222,7 +350,10 @@ const generatedRecipient = fc.oneof(
 );
 const envelopeChange = fc.oneof(
   { weight: 6, arbitrary: fc.constant({}) },
-  { weight: 1, arbitrary: fc.constantFrom<Record<string, unknown>>({ templateType: 'PROMO' }, { fromPhoneNumber: '+91' }, { broadcastName: '' }, { scheduledAt: 'soon' }) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom<Record<string, unknown>>({ templateType: 'PROMO' }, { fromPhoneNumber: '+91' }, { broadcastName: '' }, { scheduledAt: 'soon' }),
+  },
   { weight: 1, arbitrary: fc.constantFrom<Record<string, unknown>>({ globalTemplateParams: undefined }, { templateId: '42' }, { unknownField: [1] }) },
 );
 

@@ -91,4 +91,3 @@ describe('template states from Meta’s events', () => {
     expect(list[0]!.status).toBe('APPROVED');
   });
 });
-

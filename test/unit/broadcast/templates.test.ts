@@ -4,7 +4,12 @@ import { bodyPlaceholderCount } from '../../../shared/broadcast/template-placeho
 import { fixedClock } from '../../../shared/ports/clock';
 import { InMemorySenderDirectory, ORG, ScriptedCloudApi, SENDER, template } from '../../support/broadcast-fakes';
 
-const withBody = (text: string | undefined, type = 'BODY') => ({ components: [{ type: 'HEADER', text: 'Hi {{9}}' }, { type, ...(text === undefined ? {} : { text }) }] });
+const withBody = (text: string | undefined, type = 'BODY') => ({
+  components: [
+    { type: 'HEADER', text: 'Hi {{9}}' },
+    { type, ...(text === undefined ? {} : { text }) },
+  ],
+});
 
 describe('bodyPlaceholderCount', () => {
   it('is the highest numbered placeholder of the BODY', () => {

@@ -71,7 +71,10 @@ describe('audienceSpecSchema', () => {
     expect(issue({ audienceIds: ['aud_01', 'aud_01'] })?.message).toBe('audienceIds must not repeat an audience');
     expect(issue({ audienceIds: ['aud_01'], excludeAudienceIds: ['aud_01'] })?.message).toBe('excludeAudienceIds must not name an audience of audienceIds');
     expect(issue({ audienceIds: ['aud_01'], filter: { attributes: { 'first-name': { exists: true } } } })?.message).toMatch(/must be an attribute name/);
-    expect(issue({ audienceIds: ['aud_01'], filter: { attributes: { city: { in: [] } } } })).toEqual({ path: 'filter.attributes.city.in', message: 'must name at least one value' });
+    expect(issue({ audienceIds: ['aud_01'], filter: { attributes: { city: { in: [] } } } })).toEqual({
+      path: 'filter.attributes.city.in',
+      message: 'must name at least one value',
+    });
     expect(issue({ audienceIds: Array.from({ length: 21 }, (_, index) => `aud_${index}`) })?.message).toBe('must name at most 20 audiences in all');
   });
 });

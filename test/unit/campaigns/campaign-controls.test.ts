@@ -41,10 +41,18 @@ async function launched(k: ReturnType<typeof kit>, campaignId: string, recipient
     campaignId,
   };
   const sizes = Array.from({ length: Math.ceil(recipients / 1000) }, (_, chunk) => Math.min(1000, recipients - chunk * 1000));
-  const listed: JobRecipient[] = Array.from({ length: recipients }, (_, index) => ({ index, countryCode: '91', toPhoneNumber: `98${String(index).padStart(8, '0')}` }));
+  const listed: JobRecipient[] = Array.from({ length: recipients }, (_, index) => ({
+    index,
+    countryCode: '91',
+    toPhoneNumber: `98${String(index).padStart(8, '0')}`,
+  }));
   await k.broadcasts.createJob(job, sizes, listed);
   await k.campaigns.createCampaign({ ...draftCampaign(ORG, campaignId), fromPhoneNumber: SENDER.phoneNumber });
-  await k.campaigns.markLaunched(ORG, campaignId, { launchedAt, jobId, expansion: { ...firstExpansion(launchedAt), counts: { ...firstExpansion(launchedAt).counts, members: 1 }, version: 1 } });
+  await k.campaigns.markLaunched(ORG, campaignId, {
+    launchedAt,
+    jobId,
+    expansion: { ...firstExpansion(launchedAt), counts: { ...firstExpansion(launchedAt).counts, members: 1 }, version: 1 },
+  });
   return { jobId, sizes, listed };
 }
 
@@ -55,12 +63,18 @@ describe('campaign controls', () => {
     await expect(pauseCampaign(k.ports, caller, 'cmp_draft', reading)).rejects.toMatchObject({ code: 'CAMPAIGN_NOT_PAUSABLE' });
     await expect(resumeCampaign(k.ports, caller, 'cmp_draft', reading)).rejects.toMatchObject({ code: 'CAMPAIGN_NOT_PAUSED' });
     expect(await cancelCampaign(k.ports, caller, 'cmp_draft', reading)).toEqual({ campaignId: 'cmp_draft', state: 'CANCELLED' });
-    expect(await cancelCampaign(k.ports, caller, 'cmp_draft', { ...reading, now: new Date(NOW.getTime() + 1_000) })).toEqual({ campaignId: 'cmp_draft', state: 'CANCELLED' });
+    expect(await cancelCampaign(k.ports, caller, 'cmp_draft', { ...reading, now: new Date(NOW.getTime() + 1_000) })).toEqual({
+      campaignId: 'cmp_draft',
+      state: 'CANCELLED',
+    });
     const stored = (await k.campaigns.getCampaign(ORG, 'cmp_draft'))!;
     expect(stored.cancelledAt).toBe(NOW.toISOString());
     expect((await readCampaignView(k.ports, stored, reading)).state).toBe('CANCELLED');
     expect((await k.campaigns.markLaunched(ORG, 'cmp_draft', { launchedAt, jobId: 'pub_x', expansion: firstExpansion(launchedAt) })).launched).toBe(false);
-    await expect(pauseCampaign(k.ports, caller, 'cmp_draft', reading)).rejects.toMatchObject({ code: 'CAMPAIGN_NOT_PAUSABLE', message: expect.stringContaining('cancelled') });
+    await expect(pauseCampaign(k.ports, caller, 'cmp_draft', reading)).rejects.toMatchObject({
+      code: 'CAMPAIGN_NOT_PAUSABLE',
+      message: expect.stringContaining('cancelled'),
+    });
   });
 
   it("pauses the campaign's job (a person, the credential, no deadline), announces campaign.paused, resumes it and expands again at once", async () => {
@@ -91,7 +105,12 @@ describe('campaign controls', () => {
     await expect(pauseCampaign(k.ports, caller, 'cmp_stop', reading)).rejects.toMatchObject({ code: 'CAMPAIGN_NOT_PAUSABLE' });
 
     const done = await launched(k, 'cmp_done', 3);
-    await k.broadcasts.claimRecipients(done.jobId, 0, done.listed.map(({ index, toPhoneNumber }) => ({ index, to: `91${toPhoneNumber}`, as: { status: 'FAILED' as const, failureReasonCode: '131026' } })), NOW);
+    await k.broadcasts.claimRecipients(
+      done.jobId,
+      0,
+      done.listed.map(({ index, toPhoneNumber }) => ({ index, to: `91${toPhoneNumber}`, as: { status: 'FAILED' as const, failureReasonCode: '131026' } })),
+      NOW,
+    );
     await k.broadcasts.reconcileChunk(done.jobId, 0, NOW);
     await expect(pauseCampaign(k.ports, caller, 'cmp_done', reading)).rejects.toMatchObject({ code: 'CAMPAIGN_NOT_PAUSABLE' });
     await expect(cancelCampaign(k.ports, caller, 'cmp_done', reading)).rejects.toMatchObject({ code: 'CAMPAIGN_ALREADY_FINISHED' });
@@ -140,15 +159,33 @@ describe('campaign recipients and follow-ups', () => {
     const { jobId, sizes, listed } = await launched(k, 'cmp_f', 10_001);
     expect(await campaignJobForFollowUp(k.campaigns, caller, 'cmp_f')).toBe(jobId);
     for (const [chunk] of sizes.entries()) {
-      const claims = listed.slice(chunk * 1000, chunk * 1000 + 1000).map(({ index, toPhoneNumber }) => ({ index, to: `91${toPhoneNumber}`, as: { status: 'FAILED' as const, failureReasonCode: '131049' } }));
+      const claims = listed
+        .slice(chunk * 1000, chunk * 1000 + 1000)
+        .map(({ index, toPhoneNumber }) => ({ index, to: `91${toPhoneNumber}`, as: { status: 'FAILED' as const, failureReasonCode: '131049' } }));
       await k.broadcasts.claimRecipients(jobId, chunk, claims, NOW);
     }
-    const body = { broadcastName: 'again', fromPhoneNumber: SENDER.phoneNumber, templateName: 'spring_sale', templateLanguage: 'en_US', templateType: 'MARKETING', audience: { statuses: ['FAILED'] } } as unknown as FollowUpRequest;
+    const body = {
+      broadcastName: 'again',
+      fromPhoneNumber: SENDER.phoneNumber,
+      templateName: 'spring_sale',
+      templateLanguage: 'en_US',
+      templateType: 'MARKETING',
+      audience: { statuses: ['FAILED'] },
+    } as unknown as FollowUpRequest;
     const ports = { broadcasts: k.broadcasts, optOuts: { suppressedAmong: async () => new Set<string>() }, clock: { now: () => NOW } };
-    await expect(buildFollowUpRequest(ports, { caller, jobId, body, unconfirmedAfterMs: 3_600_000 })).rejects.toMatchObject({ code: 'FOLLOW_UP_AUDIENCE', message: expect.stringContaining('more than 10000') });
+    await expect(buildFollowUpRequest(ports, { caller, jobId, body, unconfirmedAfterMs: 3_600_000 })).rejects.toMatchObject({
+      code: 'FOLLOW_UP_AUDIENCE',
+      message: expect.stringContaining('more than 10000'),
+    });
 
     const huge = await launched(k, 'cmp_huge', 1);
-    await k.broadcasts.createJob({ ...(await k.broadcasts.getJob(huge.jobId))!, jobId: 'pub_huge2', totalRecipients: FOLLOW_UP_MAX_PARENT_RECIPIENTS + 1 }, [1]);
-    await expect(buildFollowUpRequest(ports, { caller, jobId: 'pub_huge2', body, unconfirmedAfterMs: 3_600_000 })).rejects.toMatchObject({ code: 'FOLLOW_UP_AUDIENCE', message: expect.stringContaining('at most 100000') });
+    await k.broadcasts.createJob(
+      { ...(await k.broadcasts.getJob(huge.jobId))!, jobId: 'pub_huge2', totalRecipients: FOLLOW_UP_MAX_PARENT_RECIPIENTS + 1 },
+      [1],
+    );
+    await expect(buildFollowUpRequest(ports, { caller, jobId: 'pub_huge2', body, unconfirmedAfterMs: 3_600_000 })).rejects.toMatchObject({
+      code: 'FOLLOW_UP_AUDIENCE',
+      message: expect.stringContaining('at most 100000'),
+    });
   });
 });

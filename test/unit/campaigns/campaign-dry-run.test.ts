@@ -15,22 +15,43 @@ function seed(kit: CampaignKit): void {
   const b = [...Array.from({ length: 400 }, (_, offset) => member(900 + offset)), bsuidMember('IN.paired'), bsuidMember('IN.alone')];
   seedAudience(kit, 'aud_a', a);
   seedAudience(kit, 'aud_b', b);
-  seedAudience(kit, 'aud_x', Array.from({ length: 10 }, (_, offset) => member(100 + offset)));
+  seedAudience(
+    kit,
+    'aud_x',
+    Array.from({ length: 10 }, (_, offset) => member(100 + offset)),
+  );
   kit.pairs.set('IN.paired', { userId: 'IN.paired', phoneNumber: '919800000050' } as never);
   kit.optOuts.optedOut.add(`${ORG}|919800000500`);
 }
 
 describe('dryRunCampaign', () => {
-  it("counts members, duplicates, exclusions, opt-outs and missing attributes exactly as the expansion then does, writing nothing", async () => {
+  it('counts members, duplicates, exclusions, opt-outs and missing attributes exactly as the expansion then does, writing nothing', async () => {
     const kit = campaignKit();
     seed(kit);
-    await createCampaign(kit, { audience: { audienceIds: ['aud_a', 'aud_b'], excludeAudienceIds: ['aud_x'] }, values: { templateParams: [{ attribute: 'first_name' }, 'SPRING25'] } });
+    await createCampaign(kit, {
+      audience: { audienceIds: ['aud_a', 'aud_b'], excludeAudienceIds: ['aud_x'] },
+      values: { templateParams: [{ attribute: 'first_name' }, 'SPRING25'] },
+    });
     const result = await dryRunCampaign(dryRunPorts(kit), caller, 'cmp_spring');
     expect(result.audience).toEqual({ members: 1602, duplicates: 301, optedOut: 1, excluded: 10, filteredOut: 0, missingAttribute: 20, invalid: 0 });
     expect(result.sendable).toBe(1602 - 301 - 1 - 10 - 20);
     expect(result).toMatchObject({ estimated: false, membersRead: 1602, messagingLimit: { tier: expect.any(String) } });
     expect(result.sample).toHaveLength(3);
-    expect(result.sample[0]).toMatchObject({ type: 'template', template: { name: 'spring_sale', components: [{ type: 'body', parameters: [{ type: 'text', text: 'P20' }, { type: 'text', text: 'SPRING25' }] }] } });
+    expect(result.sample[0]).toMatchObject({
+      type: 'template',
+      template: {
+        name: 'spring_sale',
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'P20' },
+              { type: 'text', text: 'SPRING25' },
+            ],
+          },
+        ],
+      },
+    });
     // Nothing written: no claim, no job, no checkpoint.
     expect(kit.claims.writes).toBe(0);
     expect((await kit.campaigns.getCampaign(ORG, 'cmp_spring'))!.launchedAt).toBeUndefined();

@@ -9,7 +9,16 @@ import { campaignRequestSchema } from '../../../shared/campaigns/campaign-reques
 import { tallyCodes } from '../../../shared/delivery/recipient-status';
 import { parseRequest } from '../../../shared/http/validation';
 import { ORG, SENDER } from '../../support/broadcast-fakes';
-import { campaignKit, createCampaign, drainExpansions, launch, member, queuedIndexesByRecipient, seedAudience, type CampaignKit } from '../../support/campaign-expander-kit';
+import {
+  campaignKit,
+  createCampaign,
+  drainExpansions,
+  launch,
+  member,
+  queuedIndexesByRecipient,
+  seedAudience,
+  type CampaignKit,
+} from '../../support/campaign-expander-kit';
 
 const people = (count: number) => Array.from({ length: count }, (_, index) => member(index));
 
@@ -35,7 +44,14 @@ describe('the holdout draw', () => {
 });
 
 describe('holdout and attributionWindowHours of the create body', () => {
-  const base = { name: 'Spring', fromPhoneNumber: SENDER.phoneNumber, templateName: 'spring_sale', templateLanguage: 'en_US', templateType: 'MARKETING', audience: { audienceIds: ['contacts'] } };
+  const base = {
+    name: 'Spring',
+    fromPhoneNumber: SENDER.phoneNumber,
+    templateName: 'spring_sale',
+    templateLanguage: 'en_US',
+    templateType: 'MARKETING',
+    audience: { audienceIds: ['contacts'] },
+  };
   const messageOf = (fields: Record<string, unknown>): string | undefined => {
     try {
       parseRequest(campaignRequestSchema, { ...base, ...fields });
@@ -66,7 +82,10 @@ async function heldOutOf(kit: CampaignKit, jobId: string, chunks: number) {
     const records = await kit.broadcasts.readChunkRecipients(jobId, chunk);
     const ledger = new Map(records.ledger.map((record) => [record.entry.index, record]));
     for (const listed of records.listed ?? []) {
-      statuses.set(`${listed.countryCode}${listed.toPhoneNumber}`, recipientRow(listed, ledger.get(listed.index), { now: kit.clock.now(), unconfirmedAfterMs: 86_400_000 }).status);
+      statuses.set(
+        `${listed.countryCode}${listed.toPhoneNumber}`,
+        recipientRow(listed, ledger.get(listed.index), { now: kit.clock.now(), unconfirmedAfterMs: 86_400_000 }).status,
+      );
     }
   }
   return statuses;
@@ -82,7 +101,9 @@ describe('the expander with a holdout', () => {
     await drainExpansions(kit, { deliverTwice: true });
 
     const queued = queuedIndexesByRecipient(kit.queue.messages);
-    const expectedHeld = people(2500).filter((person) => isHeldOut({ percent: 10 }, 'cmp_spring', person.to)).map((person) => person.to);
+    const expectedHeld = people(2500)
+      .filter((person) => isHeldOut({ percent: 10 }, 'cmp_spring', person.to))
+      .map((person) => person.to);
     expect(expectedHeld.length).toBeGreaterThan(200);
     expect(queued.size).toBe(2500 - expectedHeld.length);
     expect([...queued.values()].every((indexes) => indexes.size === 1)).toBe(true);

@@ -33,10 +33,20 @@ describe('the dry run of a campaign with a send window', () => {
   it('says how many go at launch and when the rest go, by each member’s zone', async () => {
     // The kit's clock: 2026-05-04T10:00Z, 15:30 in India, 12:00 in Paris, 19:00 in Tokyo.
     const kit = campaignKit();
-    seedAudience(kit, 'aud_a', [member(1, { first_name: 'A' }), member(2, { first_name: 'B', timeZone: 'Asia/Tokyo' }), member(3, { first_name: 'C', timeZone: 'America/New_York' })]);
+    seedAudience(kit, 'aud_a', [
+      member(1, { first_name: 'A' }),
+      member(2, { first_name: 'B', timeZone: 'Asia/Tokyo' }),
+      member(3, { first_name: 'C', timeZone: 'America/New_York' }),
+    ]);
     await createCampaign(kit, { audience: { audienceIds: ['aud_a'] }, sendRules: { sendWindow: { from: '09:00', to: '18:00' } } });
     const result = await dryRunCampaign({ ...kit.expander, members: kit.members }, { organizationId: ORG }, 'cmp_spring');
-    expect(result.sendWindow).toEqual({ now: 1, later: [{ at: '2026-05-04T13:00:00.000Z', count: 1 }, { at: '2026-05-05T00:00:00.000Z', count: 1 }] });
+    expect(result.sendWindow).toEqual({
+      now: 1,
+      later: [
+        { at: '2026-05-04T13:00:00.000Z', count: 1 },
+        { at: '2026-05-05T00:00:00.000Z', count: 1 },
+      ],
+    });
     await createCampaign(kit, { campaignId: 'cmp_plain', audience: { audienceIds: ['aud_a'] } });
     expect(await dryRunCampaign({ ...kit.expander, members: kit.members }, { organizationId: ORG }, 'cmp_plain')).not.toHaveProperty('sendWindow');
   });

@@ -41,7 +41,9 @@ describe('value references', () => {
 
 describe('renderMemberSend', () => {
   it('fills positional values from the member, literals as they are', () => {
-    expect(renderMemberSend({ templateParams: [{ attribute: 'first_name', fallback: 'there' }, 'SPRING25'] }, member({ first_name: 'Ada' }))).toEqual({ parameters: ['Ada', 'SPRING25'] });
+    expect(renderMemberSend({ templateParams: [{ attribute: 'first_name', fallback: 'there' }, 'SPRING25'] }, member({ first_name: 'Ada' }))).toEqual({
+      parameters: ['Ada', 'SPRING25'],
+    });
   });
 
   it('fills named values', () => {
@@ -57,13 +59,21 @@ describe('renderMemberSend', () => {
   });
 
   it('writes numbers and booleans out', () => {
-    expect(renderMemberSend({ templateParams: [{ attribute: 'points' }, { attribute: 'vip' }, { attribute: 'ratio' }] }, member({ points: 1200, vip: false, ratio: 0.5 }))).toEqual({
+    expect(
+      renderMemberSend(
+        { templateParams: [{ attribute: 'points' }, { attribute: 'vip' }, { attribute: 'ratio' }] },
+        member({ points: 1200, vip: false, ratio: 0.5 }),
+      ),
+    ).toEqual({
       parameters: ['1200', 'false', '0.5'],
     });
   });
 
   it('skips a member without the attribute and without a fallback as MISSING_ATTRIBUTE, naming the attribute', () => {
-    expect(renderMemberSend({ templateParams: ['x', { attribute: 'city' }] }, member({ first_name: 'Ada' }))).toEqual({ skipped: 'MISSING_ATTRIBUTE', attribute: 'city' });
+    expect(renderMemberSend({ templateParams: ['x', { attribute: 'city' }] }, member({ first_name: 'Ada' }))).toEqual({
+      skipped: 'MISSING_ATTRIBUTE',
+      attribute: 'city',
+    });
   });
 
   it('fills header, buttons and carousel references', () => {
@@ -71,7 +81,10 @@ describe('renderMemberSend', () => {
       {
         templateParams: [{ attribute: 'first_name' }],
         header: { type: 'text', text: { attribute: 'city', fallback: 'your city' } },
-        buttons: [{ index: 0, type: 'url', text: { attribute: 'coupon' } }, { index: 1, type: 'quick_reply', payload: 'STOP' }],
+        buttons: [
+          { index: 0, type: 'url', text: { attribute: 'coupon' } },
+          { index: 1, type: 'quick_reply', payload: 'STOP' },
+        ],
         carousel: [{ header: { type: 'image', link: 'https://cdn.example.com/a.jpg' }, templateParams: [{ attribute: 'product' }] }],
       },
       member({ first_name: 'Ada', coupon: 'A-17', product: 'Linen shirt' }),
@@ -80,14 +93,20 @@ describe('renderMemberSend', () => {
       parameters: ['Ada'],
       content: {
         header: { type: 'text', text: 'your city' },
-        buttons: [{ index: 0, type: 'url', text: 'A-17' }, { index: 1, type: 'quick_reply', payload: 'STOP' }],
+        buttons: [
+          { index: 0, type: 'url', text: 'A-17' },
+          { index: 1, type: 'quick_reply', payload: 'STOP' },
+        ],
         carousel: [{ header: { type: 'image', link: 'https://cdn.example.com/a.jpg' }, templateParams: ['Linen shirt'] }],
       },
     });
   });
 
   it('fills a limited-time offer expiry', () => {
-    const sent = renderMemberSend({ templateParams: [], limitedTimeOffer: { expiresAt: { attribute: 'offer_ends' } } }, member({ offer_ends: '2026-12-31T23:59:59Z' }));
+    const sent = renderMemberSend(
+      { templateParams: [], limitedTimeOffer: { expiresAt: { attribute: 'offer_ends' } } },
+      member({ offer_ends: '2026-12-31T23:59:59Z' }),
+    );
     expect(sent).toEqual({ parameters: [], content: { limitedTimeOffer: { expiresAt: '2026-12-31T23:59:59Z' } } });
   });
 
@@ -107,6 +126,9 @@ describe('renderMemberSend', () => {
       field: 'buttons[0].couponCode',
       rule: 'must be at most 20 characters',
     });
-    expect(renderMemberSend({ templateParams: { name: { attribute: 'name' } } }, member({ name: '\uFFFE' }))).toMatchObject({ skipped: 'INVALID_PARAMETER', field: 'templateParams.name' });
+    expect(renderMemberSend({ templateParams: { name: { attribute: 'name' } } }, member({ name: '\uFFFE' }))).toMatchObject({
+      skipped: 'INVALID_PARAMETER',
+      field: 'templateParams.name',
+    });
   });
 });

@@ -17,8 +17,24 @@ const job = newJob(
   { kind: 'template', broadcastName: 'Spring sale', template: { name: 'order_update', language: 'en_US', category: 'UTILITY', id: 'tpl_1' } },
   { jobId: 'pub_c1', organizationId: ORG, sender: SENDER, totalRecipients: 0, exposed: true, now: new Date(launchedAt) },
 );
-const summary = (fields: Partial<JobSummary> = {}): JobSummary => ({ sent: 0, failed: 0, unknown: 0, pending: 0, chunksDone: 0, chunksTotal: 0, failuresByReason: {}, delivered: 0, read: 0, unconfirmed: 0, ...fields });
-const reading = (status: JobStatus, fields: Partial<JobSummary> = {}, jobFields: Record<string, unknown> = {}): CampaignJobReading => ({ job: { ...job, ...jobFields } as typeof job, status, summary: summary(fields) });
+const summary = (fields: Partial<JobSummary> = {}): JobSummary => ({
+  sent: 0,
+  failed: 0,
+  unknown: 0,
+  pending: 0,
+  chunksDone: 0,
+  chunksTotal: 0,
+  failuresByReason: {},
+  delivered: 0,
+  read: 0,
+  unconfirmed: 0,
+  ...fields,
+});
+const reading = (status: JobStatus, fields: Partial<JobSummary> = {}, jobFields: Record<string, unknown> = {}): CampaignJobReading => ({
+  job: { ...job, ...jobFields } as typeof job,
+  status,
+  summary: summary(fields),
+});
 const expansion = (fields: Partial<ExpansionProgress> = {}): ExpansionProgress => ({
   status: 'running',
   audienceIndex: 0,
@@ -29,7 +45,13 @@ const expansion = (fields: Partial<ExpansionProgress> = {}): ExpansionProgress =
   ...fields,
 });
 const started = expansion({ nextIndex: 1000, counts: { ...emptyExpansionCounts(), members: 1000, sendable: 1000 }, version: 3 });
-const launched = (fields: Partial<Campaign> = {}): Campaign => ({ ...draftCampaign(ORG, 'cmp_v1'), launchedAt, jobId: 'pub_c1', expansion: expansion(), ...fields });
+const launched = (fields: Partial<Campaign> = {}): Campaign => ({
+  ...draftCampaign(ORG, 'cmp_v1'),
+  launchedAt,
+  jobId: 'pub_c1',
+  expansion: expansion(),
+  ...fields,
+});
 
 describe('campaignStateOf', () => {
   it('DRAFT until launched; SCHEDULED while its time has not come', () => {
@@ -39,7 +61,8 @@ describe('campaignStateOf', () => {
     expect(campaignStateOf(launched(), reading('SCHEDULED'), NOW)).toBe('SCHEDULED');
     expect(campaignStateOf(launched({ scheduledAt: '2026-12-01T11:30:00Z', expansion: started }), reading('PROCESSING'), NOW)).toBe('SENDING');
     // launch-campaign.ts: a scheduled campaign's first checkpoint waits until its time; that is no wait for the limit.
-    const forSchedule = (scheduledAt: string) => launched({ scheduledAt, expansion: expansion({ status: 'waiting', waitingUntil: new Date(scheduledAt).toISOString() }) });
+    const forSchedule = (scheduledAt: string) =>
+      launched({ scheduledAt, expansion: expansion({ status: 'waiting', waitingUntil: new Date(scheduledAt).toISOString() }) });
     expect(campaignStateOf(forSchedule('2026-12-02T10:00:00+01:00'), reading('QUEUED_FOR_PROCESSING'), NOW)).toBe('SCHEDULED');
     expect(campaignStateOf(forSchedule('2026-12-01T11:59:00Z'), reading('QUEUED_FOR_PROCESSING'), NOW)).toBe('LAUNCHING');
     expect(campaignStateOf(forSchedule('2026-12-02T10:00:00Z'), reading('CANCELLED'), NOW)).not.toBe('SCHEDULED');
@@ -53,7 +76,9 @@ describe('campaignStateOf', () => {
   });
 
   it('WAITING_FOR_LIMIT while the expansion waits; PAUSED when the job is', () => {
-    expect(campaignStateOf(launched({ expansion: { ...started, status: 'waiting', waitingUntil: '2026-12-02T11:00:00Z' } }), reading('PROCESSING'), NOW)).toBe('WAITING_FOR_LIMIT');
+    expect(campaignStateOf(launched({ expansion: { ...started, status: 'waiting', waitingUntil: '2026-12-02T11:00:00Z' } }), reading('PROCESSING'), NOW)).toBe(
+      'WAITING_FOR_LIMIT',
+    );
     expect(campaignStateOf(launched({ expansion: started }), reading('PAUSED'), NOW)).toBe('PAUSED');
   });
 
@@ -70,19 +95,57 @@ describe('campaignStateOf', () => {
 describe('campaignTotalsOf', () => {
   it('counts opted-out and skipped members apart from failures, and what expansion only counted', () => {
     const campaign = launched({
-      expansion: { ...started, status: 'done', counts: { members: 3700, duplicates: 300, excluded: 59, filteredOut: 41, optedOut: 1, missingAttribute: 50, invalid: 2, sendable: 3247, heldOut: 0 } },
+      expansion: {
+        ...started,
+        status: 'done',
+        counts: { members: 3700, duplicates: 300, excluded: 59, filteredOut: 41, optedOut: 1, missingAttribute: 50, invalid: 2, sendable: 3247, heldOut: 0 },
+      },
     });
     const { totals, skippedByReason, failuresByCode } = campaignTotalsOf(
       campaign,
-      summary({ sent: 3240, delivered: 3000, read: 1200, failed: 60, unknown: 1, unconfirmed: 1, pending: 3, held: 2, failuresByReason: { OPTED_OUT: 3, MISSING_ATTRIBUTE: 50, INVALID_PARAMETER: 2, '131026': 5 } }),
+      summary({
+        sent: 3240,
+        delivered: 3000,
+        read: 1200,
+        failed: 60,
+        unknown: 1,
+        unconfirmed: 1,
+        pending: 3,
+        held: 2,
+        failuresByReason: { OPTED_OUT: 3, MISSING_ATTRIBUTE: 50, INVALID_PARAMETER: 2, '131026': 5 },
+      }),
     );
-    expect(totals).toEqual({ audience: 3700, sendable: 3247, queued: 5, sent: 3240, delivered: 3000, read: 1200, failed: 5, unknown: 2, optedOut: 3, skipped: 452, cancelled: 0 });
+    expect(totals).toEqual({
+      audience: 3700,
+      sendable: 3247,
+      queued: 5,
+      sent: 3240,
+      delivered: 3000,
+      read: 1200,
+      failed: 5,
+      unknown: 2,
+      optedOut: 3,
+      skipped: 452,
+      cancelled: 0,
+    });
     expect(skippedByReason).toEqual({ DUPLICATE: 300, EXCLUDED: 59, FILTERED_OUT: 41, MISSING_ATTRIBUTE: 50, INVALID_PARAMETER: 2 });
     expect(failuresByCode).toEqual({ '131026': 5 });
   });
 
   it('is all zeros for a draft', () => {
-    expect(campaignTotalsOf(draftCampaign(ORG, 'cmp_z'), undefined).totals).toEqual({ audience: 0, sendable: 0, queued: 0, sent: 0, delivered: 0, read: 0, failed: 0, unknown: 0, optedOut: 0, skipped: 0, cancelled: 0 });
+    expect(campaignTotalsOf(draftCampaign(ORG, 'cmp_z'), undefined).totals).toEqual({
+      audience: 0,
+      sendable: 0,
+      queued: 0,
+      sent: 0,
+      delivered: 0,
+      read: 0,
+      failed: 0,
+      unknown: 0,
+      optedOut: 0,
+      skipped: 0,
+      cancelled: 0,
+    });
   });
 });
 
@@ -104,7 +167,11 @@ describe('readCampaignView', () => {
     const partial = await readCampaignView({ broadcasts }, running, { now: NOW, unconfirmedAfterMs: 86_400_000 });
     expect(partial.state).toBe('SENDING');
     expect(partial.finishedAt).toBeNull();
-    const done = await readCampaignView({ broadcasts }, { ...running, expansion: { ...running.expansion!, status: 'done', finishedAt: '2026-12-01T11:09:00.000Z' } }, { now: NOW, unconfirmedAfterMs: 86_400_000 });
+    const done = await readCampaignView(
+      { broadcasts },
+      { ...running, expansion: { ...running.expansion!, status: 'done', finishedAt: '2026-12-01T11:09:00.000Z' } },
+      { now: NOW, unconfirmedAfterMs: 86_400_000 },
+    );
     expect(done).toMatchObject({
       state: 'COMPLETED_WITH_FAILURES',
       jobId: 'pub_c1',
@@ -129,13 +196,25 @@ describe('readCampaignView', () => {
 describe('the canary and send rules in the view', () => {
   const haltIf = { optOutRate: 0.01 };
   const sendRules = { canary: { count: 100, observeMinutes: 30, haltIf }, haltIf, sendWindow: { from: '09:00', to: '20:00' } };
-  const figures = { stage: 'canary' as const, measured: { optOutRate: 0.03, failureRate: 0, blockRate: 0, qualityDrop: false }, thresholds: haltIf, exceeded: ['optOutRate' as const], sent: 100, counts: { optOuts: 3, failures: 0, blocks: 0 } };
+  const figures = {
+    stage: 'canary' as const,
+    measured: { optOutRate: 0.03, failureRate: 0, blockRate: 0, qualityDrop: false },
+    thresholds: haltIf,
+    exceeded: ['optOutRate' as const],
+    sent: 100,
+    counts: { optOuts: 3, failures: 0, blocks: 0 },
+  };
 
   it('echoes the rules as given and shows the canary’s state, slice, observation and verdict; the halt on the pause', () => {
     const canary = { state: 'halted' as const, slice: 100, observeUntil: '2026-12-01T11:40:00.000Z', verdict: { ...figures, at: '2026-12-01T11:41:00.000Z' } };
     const paused = reading('PAUSED', {}, { pausedAt: '2026-12-01T11:41:00.000Z', pauseReason: 'CANARY_HALTED', pausedBy: 'canary', pauseHalt: figures });
     const view = campaignViewOf(launched({ sendRules, expansion: { ...started, canary, watch: { haltedAt: '2026-12-01T11:41:00.000Z' } } }), paused, null, NOW);
-    expect(view).toMatchObject({ state: 'PAUSED', sendRules, canary, pause: { reason: 'CANARY_HALTED', since: '2026-12-01T11:41:00.000Z', failsAt: null, pausedBy: 'canary', halt: figures } });
+    expect(view).toMatchObject({
+      state: 'PAUSED',
+      sendRules,
+      canary,
+      pause: { reason: 'CANARY_HALTED', since: '2026-12-01T11:41:00.000Z', failsAt: null, pausedBy: 'canary', halt: figures },
+    });
     expect(view).not.toHaveProperty('watch');
   });
 

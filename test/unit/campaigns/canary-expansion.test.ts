@@ -8,7 +8,17 @@
 import { tallyCodes } from '../../../shared/delivery/recipient-status';
 import type { Campaign } from '../../../shared/campaigns/campaign';
 import { ORG } from '../../support/broadcast-fakes';
-import { CAMPAIGN_TEMPLATE, campaignKit, createCampaign, drainExpansions, launch, member, queuedIndexesByRecipient, seedAudience, type CampaignKit } from '../../support/campaign-expander-kit';
+import {
+  CAMPAIGN_TEMPLATE,
+  campaignKit,
+  createCampaign,
+  drainExpansions,
+  launch,
+  member,
+  queuedIndexesByRecipient,
+  seedAudience,
+  type CampaignKit,
+} from '../../support/campaign-expander-kit';
 
 const MINUTE = 60_000;
 const range = (from: number, count: number) => Array.from({ length: count }, (_, offset) => from + offset);
@@ -24,7 +34,13 @@ async function sendQueued(kit: CampaignKit, failed: ReadonlyMap<number, string> 
       if (!claim.claimed) continue;
       done += 1;
       const reason = failed.get(recipient.index);
-      const entry = { index: recipient.index, to: recipient.to, attempts: 1, updatedAt: now.toISOString(), ...(reason === undefined ? { status: 'SENT' as const } : { status: 'FAILED' as const, failureReasonCode: reason }) };
+      const entry = {
+        index: recipient.index,
+        to: recipient.to,
+        attempts: 1,
+        updatedAt: now.toISOString(),
+        ...(reason === undefined ? { status: 'SENT' as const } : { status: 'FAILED' as const, failureReasonCode: reason }),
+      };
       await kit.broadcasts.recordOutcomes(message.jobId, message.chunkIndex, [entry]);
       kit.broadcasts.tallyCodes.set(`${message.jobId}#T#${recipient.index}`, reason === undefined ? tallyCodes.sent : tallyCodes.failedOnSend(reason));
     }
@@ -33,7 +49,11 @@ async function sendQueued(kit: CampaignKit, failed: ReadonlyMap<number, string> 
 }
 
 async function started(kit: CampaignKit, sendRules: Campaign['sendRules'], people = 300): Promise<Campaign> {
-  seedAudience(kit, 'aud_a', range(0, people).map((index) => member(index)));
+  seedAudience(
+    kit,
+    'aud_a',
+    range(0, people).map((index) => member(index)),
+  );
   await createCampaign(kit, { sendRules });
   await launch(kit);
   await drainExpansions(kit);
@@ -61,7 +81,14 @@ describe('a canary', () => {
 
     kit.clock.set(new Date(kit.clock.now().getTime() + 31 * MINUTE));
     expect(await drainExpansions(kit)).toContain('paused');
-    const figures = { stage: 'canary', measured: { optOutRate: 0.04, failureRate: 0.04, blockRate: 0, qualityDrop: false }, thresholds: haltIf, exceeded: ['optOutRate'], sent: 100, counts: { optOuts: 4, failures: 4, blocks: 0 } };
+    const figures = {
+      stage: 'canary',
+      measured: { optOutRate: 0.04, failureRate: 0.04, blockRate: 0, qualityDrop: false },
+      thresholds: haltIf,
+      exceeded: ['optOutRate'],
+      sent: 100,
+      counts: { optOuts: 4, failures: 4, blocks: 0 },
+    };
     const control = (await kit.broadcasts.readJobControl(campaign.jobId!))!;
     expect(control.pause).toEqual({ pausedAt: kit.clock.now().toISOString(), reason: 'CANARY_HALTED', pausedBy: 'canary', halt: figures });
     expect(kit.published.filter((event) => event.type !== 'campaign.started').map((event) => [event.type, (event.data as { pause: unknown }).pause])).toEqual([
@@ -101,7 +128,10 @@ describe('a canary', () => {
     await drainExpansions(kit);
     expect(queuedIndexesByRecipient(kit.queue.messages).size).toBe(300);
     const campaign = (await kit.campaigns.getCampaign(ORG, 'cmp_spring'))!;
-    expect(campaign.expansion).toMatchObject({ status: 'done', canary: { state: 'passed', slice: 50, verdict: { measured: { optOutRate: 0, failureRate: 0.02, blockRate: 0.02 }, exceeded: [], sent: 50 } } });
+    expect(campaign.expansion).toMatchObject({
+      status: 'done',
+      canary: { state: 'passed', slice: 50, verdict: { measured: { optOutRate: 0, failureRate: 0.02, blockRate: 0.02 }, exceeded: [], sent: 50 } },
+    });
   });
 });
 
@@ -110,7 +140,10 @@ describe('the slice', () => {
     const kit = campaignKit();
     let quality = 'GREEN';
     kit.expander.templates.templatesOf = async () => [{ ...CAMPAIGN_TEMPLATE, quality_score: { score: quality } }];
-    kit.members.seed({ audienceId: 'aud_a', organizationId: ORG, name: 'A', memberCount: 400, createdAt: '2026-05-01T00:00:00.000Z', updatedAt: '2026-05-01T00:00:00.000Z' }, range(0, 400).map((index) => member(index)));
+    kit.members.seed(
+      { audienceId: 'aud_a', organizationId: ORG, name: 'A', memberCount: 400, createdAt: '2026-05-01T00:00:00.000Z', updatedAt: '2026-05-01T00:00:00.000Z' },
+      range(0, 400).map((index) => member(index)),
+    );
     await createCampaign(kit, { sendRules: { canary: { percent: 10, observeMinutes: 5, haltIf: { optOutRate: 0.5, qualityDrop: true } } } });
     await launch(kit);
     await drainExpansions(kit);
@@ -124,7 +157,11 @@ describe('the slice', () => {
     await drainExpansions(kit);
     kit.clock.set(new Date(kit.clock.now().getTime() + 6 * MINUTE));
     expect(await drainExpansions(kit)).toContain('paused');
-    expect((await kit.broadcasts.readJobControl(campaign.jobId!))!.pause!.halt).toMatchObject({ measured: { optOutRate: 0, qualityDrop: true }, exceeded: ['qualityDrop'], sent: 40 });
+    expect((await kit.broadcasts.readJobControl(campaign.jobId!))!.pause!.halt).toMatchObject({
+      measured: { optOutRate: 0, qualityDrop: true },
+      exceeded: ['qualityDrop'],
+      sent: 40,
+    });
   });
 });
 

@@ -1,5 +1,13 @@
 /** The canary's and halt thresholds' arithmetic (shared/campaigns/canary-verdict.ts), with exact figures. */
-import { MIN_HALT_SAMPLE, canarySliceSize, countsSince, haltCountsOf, measuredRatesOf, qualityDropped, verdictOf } from '../../../shared/campaigns/canary-verdict';
+import {
+  MIN_HALT_SAMPLE,
+  canarySliceSize,
+  countsSince,
+  haltCountsOf,
+  measuredRatesOf,
+  qualityDropped,
+  verdictOf,
+} from '../../../shared/campaigns/canary-verdict';
 import { tallyCodes } from '../../../shared/delivery/recipient-status';
 
 describe('haltCountsOf', () => {
@@ -30,13 +38,33 @@ describe('haltCountsOf', () => {
 
 describe('measuredRatesOf and countsSince', () => {
   it('gives shares of the sends, rounded to six decimals, and 0 with nothing sent', () => {
-    expect(measuredRatesOf({ sent: 100, optOuts: 3, failures: 7, blocks: 1 }, false)).toEqual({ optOutRate: 0.03, failureRate: 0.07, blockRate: 0.01, qualityDrop: false });
-    expect(measuredRatesOf({ sent: 3, optOuts: 1, failures: 0, blocks: 0 }, true)).toEqual({ optOutRate: 0.333333, failureRate: 0, blockRate: 0, qualityDrop: true });
-    expect(measuredRatesOf({ sent: 0, optOuts: 2, failures: 0, blocks: 0 }, false)).toEqual({ optOutRate: 0, failureRate: 0, blockRate: 0, qualityDrop: false });
+    expect(measuredRatesOf({ sent: 100, optOuts: 3, failures: 7, blocks: 1 }, false)).toEqual({
+      optOutRate: 0.03,
+      failureRate: 0.07,
+      blockRate: 0.01,
+      qualityDrop: false,
+    });
+    expect(measuredRatesOf({ sent: 3, optOuts: 1, failures: 0, blocks: 0 }, true)).toEqual({
+      optOutRate: 0.333333,
+      failureRate: 0,
+      blockRate: 0,
+      qualityDrop: true,
+    });
+    expect(measuredRatesOf({ sent: 0, optOuts: 2, failures: 0, blocks: 0 }, false)).toEqual({
+      optOutRate: 0,
+      failureRate: 0,
+      blockRate: 0,
+      qualityDrop: false,
+    });
   });
 
   it('measures what came after a resumed halt', () => {
-    expect(countsSince({ sent: 300, optOuts: 5, failures: 2, blocks: 0 }, { sent: 100, optOuts: 3, failures: 0, blocks: 1 })).toEqual({ sent: 200, optOuts: 2, failures: 2, blocks: 0 });
+    expect(countsSince({ sent: 300, optOuts: 5, failures: 2, blocks: 0 }, { sent: 100, optOuts: 3, failures: 0, blocks: 1 })).toEqual({
+      sent: 200,
+      optOuts: 2,
+      failures: 2,
+      blocks: 0,
+    });
     expect(countsSince({ sent: 1, optOuts: 0, failures: 0, blocks: 0 }, undefined)).toEqual({ sent: 1, optOuts: 0, failures: 0, blocks: 0 });
   });
 });
@@ -59,8 +87,16 @@ describe('verdictOf', () => {
   });
 
   it('passes within every threshold, and names every one exceeded', () => {
-    expect(verdictOf({ stage: 'canary', haltIf, counts: { sent: 200, optOuts: 2, failures: 10, blocks: 1 }, qualityDrop: false, minSample: 1 }).halt).toBe(false);
-    const all = verdictOf({ stage: 'running', haltIf, counts: { sent: 200, optOuts: 3, failures: 11, blocks: 2 }, qualityDrop: true, minSample: MIN_HALT_SAMPLE });
+    expect(verdictOf({ stage: 'canary', haltIf, counts: { sent: 200, optOuts: 2, failures: 10, blocks: 1 }, qualityDrop: false, minSample: 1 }).halt).toBe(
+      false,
+    );
+    const all = verdictOf({
+      stage: 'running',
+      haltIf,
+      counts: { sent: 200, optOuts: 3, failures: 11, blocks: 2 },
+      qualityDrop: true,
+      minSample: MIN_HALT_SAMPLE,
+    });
     expect(all.figures.exceeded).toEqual(['optOutRate', 'failureRate', 'blockRate', 'qualityDrop']);
     expect(all.figures.measured).toEqual({ optOutRate: 0.015, failureRate: 0.055, blockRate: 0.01, qualityDrop: true });
   });
@@ -69,8 +105,14 @@ describe('verdictOf', () => {
     const few = { sent: MIN_HALT_SAMPLE - 1, optOuts: 50, failures: 50, blocks: 50 };
     expect(verdictOf({ stage: 'running', haltIf: { optOutRate: 0.01 }, counts: few, qualityDrop: true, minSample: MIN_HALT_SAMPLE }).halt).toBe(false);
     expect(verdictOf({ stage: 'running', haltIf, counts: few, qualityDrop: true, minSample: MIN_HALT_SAMPLE }).figures.exceeded).toEqual(['qualityDrop']);
-    expect(verdictOf({ stage: 'running', haltIf: { optOutRate: 0.01 }, counts: { ...few, sent: MIN_HALT_SAMPLE }, qualityDrop: false, minSample: MIN_HALT_SAMPLE }).figures.exceeded).toEqual(['optOutRate']);
-    expect(verdictOf({ stage: 'canary', haltIf: { optOutRate: 0.5 }, counts: { sent: 0, optOuts: 0, failures: 0, blocks: 0 }, qualityDrop: false, minSample: 1 }).halt).toBe(false);
+    expect(
+      verdictOf({ stage: 'running', haltIf: { optOutRate: 0.01 }, counts: { ...few, sent: MIN_HALT_SAMPLE }, qualityDrop: false, minSample: MIN_HALT_SAMPLE })
+        .figures.exceeded,
+    ).toEqual(['optOutRate']);
+    expect(
+      verdictOf({ stage: 'canary', haltIf: { optOutRate: 0.5 }, counts: { sent: 0, optOuts: 0, failures: 0, blocks: 0 }, qualityDrop: false, minSample: 1 })
+        .halt,
+    ).toBe(false);
   });
 });
 

@@ -8,7 +8,16 @@ import { sequentialIdGenerator } from '../../../shared/ports/id-generator';
 import { parseRequest } from '../../../shared/http/validation';
 import { InMemoryCampaignStore } from '../../support/in-memory-campaign-store';
 import { InMemoryMemberSource } from '../../support/in-memory-member-source';
-import { InMemorySenderDirectory, InMemoryUploadedMedia, ORG, OTHER_ORG, SECOND_SENDER, SENDER, ScriptedCloudApi, template } from '../../support/broadcast-fakes';
+import {
+  InMemorySenderDirectory,
+  InMemoryUploadedMedia,
+  ORG,
+  OTHER_ORG,
+  SECOND_SENDER,
+  SENDER,
+  ScriptedCloudApi,
+  template,
+} from '../../support/broadcast-fakes';
 
 const NOW = '2026-03-01T09:00:00.000Z';
 
@@ -70,16 +79,27 @@ const schemaMessage = (input: unknown): string | undefined => {
 describe('the campaign request schema', () => {
   it('keeps the values as given, references included', () => {
     const parsed = v.parse(campaignRequestSchema, body({ header: { type: 'text', text: { attribute: 'city' } } }));
-    expect(parsed.values).toEqual({ templateParams: [{ attribute: 'first_name', fallback: 'there' }, { attribute: 'order' }], header: { type: 'text', text: { attribute: 'city' } } });
+    expect(parsed.values).toEqual({
+      templateParams: [{ attribute: 'first_name', fallback: 'there' }, { attribute: 'order' }],
+      header: { type: 'text', text: { attribute: 'city' } },
+    });
     expect(parsed).not.toHaveProperty('templateParams');
   });
 
   it('names a broken reference, a broken fallback and a broken literal by field and rule', () => {
-    expect(schemaMessage(body({ templateParams: [{ attribute: 'a b' }] }))).toBe('templateParams[0].attribute must be an attribute name: letters, digits and _ (1 to 64 characters)');
-    expect(schemaMessage(body({ templateParams: [{ attribute: 'a', extra: 1 }] }))).toBe('templateParams[0] must be a reference of attribute and an optional fallback only');
+    expect(schemaMessage(body({ templateParams: [{ attribute: 'a b' }] }))).toBe(
+      'templateParams[0].attribute must be an attribute name: letters, digits and _ (1 to 64 characters)',
+    );
+    expect(schemaMessage(body({ templateParams: [{ attribute: 'a', extra: 1 }] }))).toBe(
+      'templateParams[0] must be a reference of attribute and an optional fallback only',
+    );
     expect(schemaMessage(body({ templateParams: { name: { attribute: 'name', fallback: '' } } }))).toBe('templateParams.name.fallback must not be empty');
-    expect(schemaMessage(body({ buttons: [{ index: 0, type: 'copy_code', couponCode: { attribute: 'c', fallback: 'C'.repeat(21) } }] }))).toBe('buttons[0].couponCode.fallback must be at most 20 characters');
-    expect(schemaMessage(body({ buttons: [{ index: 0, type: 'copy_code', couponCode: 'C'.repeat(21) }] }))).toBe('buttons[0].couponCode must be at most 20 characters');
+    expect(schemaMessage(body({ buttons: [{ index: 0, type: 'copy_code', couponCode: { attribute: 'c', fallback: 'C'.repeat(21) } }] }))).toBe(
+      'buttons[0].couponCode.fallback must be at most 20 characters',
+    );
+    expect(schemaMessage(body({ buttons: [{ index: 0, type: 'copy_code', couponCode: 'C'.repeat(21) }] }))).toBe(
+      'buttons[0].couponCode must be at most 20 characters',
+    );
     expect(schemaMessage(body({ header: { type: { attribute: 'kind' } } }))).toMatch(/^header\.type must be a literal value/);
     expect(schemaMessage(body({ header: { type: 'image', link: { attribute: 'photo_url' } } }))).toBeUndefined();
     expect(schemaMessage(body({ limitedTimeOffer: { expiresAt: { attribute: 'ends' } } }))).toBeUndefined();
@@ -90,8 +110,11 @@ describe('the campaign request schema', () => {
 });
 
 describe('createCampaign', () => {
-  const create = (dependencies: CreateCampaignDependencies, input: unknown, caller: { organizationId: string; credentialId?: string; scope?: never } = { organizationId: ORG, credentialId: 'cred_1' }) =>
-    createCampaign(dependencies, caller, v.parse(campaignRequestSchema, input));
+  const create = (
+    dependencies: CreateCampaignDependencies,
+    input: unknown,
+    caller: { organizationId: string; credentialId?: string; scope?: never } = { organizationId: ORG, credentialId: 'cred_1' },
+  ) => createCampaign(dependencies, caller, v.parse(campaignRequestSchema, input));
 
   it('stores a draft with the values as given, the template as found and the creating credential', async () => {
     const { campaigns, dependencies } = setup();
@@ -114,14 +137,34 @@ describe('createCampaign', () => {
 
   it('checks the values against the template with each reference filled by its fallback or a sample', async () => {
     const { dependencies } = setup();
-    await expect(create(dependencies, body({ templateParams: [{ attribute: 'first_name' }] }))).rejects.toThrow('templateParams has 1 values; template order_update needs exactly 2 ({{1}}..{{2}})');
+    await expect(create(dependencies, body({ templateParams: [{ attribute: 'first_name' }] }))).rejects.toThrow(
+      'templateParams has 1 values; template order_update needs exactly 2 ({{1}}..{{2}})',
+    );
     await expect(create(dependencies, body({ templateParams: { name: { attribute: 'name' } } }))).rejects.toThrow(/^templateParams must be an array/);
     const coupon = { templateName: 'coupon', templateType: 'MARKETING', templateParams: undefined };
-    await expect(create(dependencies, body({ ...coupon, header: { type: 'text', text: { attribute: 'first_name' } } }))).rejects.toThrow(/buttons must give button 0/);
+    await expect(create(dependencies, body({ ...coupon, header: { type: 'text', text: { attribute: 'first_name' } } }))).rejects.toThrow(
+      /buttons must give button 0/,
+    );
     await expect(
-      create(dependencies, body({ ...coupon, header: { type: 'text', text: { attribute: 'first_name', fallback: 'f'.repeat(55) } }, buttons: [{ index: 0, type: 'copy_code', couponCode: { attribute: 'code' } }] })),
+      create(
+        dependencies,
+        body({
+          ...coupon,
+          header: { type: 'text', text: { attribute: 'first_name', fallback: 'f'.repeat(55) } },
+          buttons: [{ index: 0, type: 'copy_code', couponCode: { attribute: 'code' } }],
+        }),
+      ),
     ).rejects.toThrow(/^header\.text must be at most 54 characters/);
-    await expect(create(dependencies, body({ ...coupon, header: { type: 'text', text: { attribute: 'first_name' } }, buttons: [{ index: 0, type: 'copy_code', couponCode: { attribute: 'code' } }] }))).resolves.toMatchObject({
+    await expect(
+      create(
+        dependencies,
+        body({
+          ...coupon,
+          header: { type: 'text', text: { attribute: 'first_name' } },
+          buttons: [{ index: 0, type: 'copy_code', couponCode: { attribute: 'code' } }],
+        }),
+      ),
+    ).resolves.toMatchObject({
       state: 'DRAFT',
     });
   });
@@ -132,8 +175,13 @@ describe('createCampaign', () => {
     await expect(create(dependencies, body({ templateName: 'nope' }))).rejects.toMatchObject({ code: 'TEMPLATE_NOT_FOUND' });
     await expect(create(dependencies, body({ templateName: 'pending_one' }))).rejects.toMatchObject({ code: 'TEMPLATE_NOT_APPROVED' });
     await expect(create(dependencies, body({ templateType: 'MARKETING' }))).rejects.toMatchObject({ code: 'TEMPLATE_MISMATCH' });
-    await expect(create(dependencies, body({ audience: { audienceIds: ['contacts', 'aud_theirs'] } }))).rejects.toThrow('audience.audienceIds[1]: audience aud_theirs does not exist');
-    await expect(create(dependencies, body({ audience: { audienceIds: ['aud_vip'], excludeAudienceIds: ['aud_gone'] } }))).rejects.toMatchObject({ code: 'CAMPAIGN_AUDIENCE_NOT_FOUND', field: 'audience.excludeAudienceIds[0]' });
+    await expect(create(dependencies, body({ audience: { audienceIds: ['contacts', 'aud_theirs'] } }))).rejects.toThrow(
+      'audience.audienceIds[1]: audience aud_theirs does not exist',
+    );
+    await expect(create(dependencies, body({ audience: { audienceIds: ['aud_vip'], excludeAudienceIds: ['aud_gone'] } }))).rejects.toMatchObject({
+      code: 'CAMPAIGN_AUDIENCE_NOT_FOUND',
+      field: 'audience.excludeAudienceIds[0]',
+    });
     expect(campaigns.campaigns.size).toBe(0);
   });
 
@@ -148,10 +196,18 @@ describe('createCampaign', () => {
   it('follows the key’s scope: a key bound to another sender, or minted by generate-key, may not create', async () => {
     const { dependencies } = setup();
     await expect(
-      createCampaign(dependencies, { organizationId: ORG, scope: { kind: 'sender', phoneNumber: SECOND_SENDER.phoneNumber } }, v.parse(campaignRequestSchema, body())),
+      createCampaign(
+        dependencies,
+        { organizationId: ORG, scope: { kind: 'sender', phoneNumber: SECOND_SENDER.phoneNumber } },
+        v.parse(campaignRequestSchema, body()),
+      ),
     ).rejects.toMatchObject({ code: 'SENDER_NOT_OWNED' });
     await expect(
-      createCampaign(dependencies, { organizationId: ORG, scope: { kind: 'earlier-sender', phoneNumber: SENDER.phoneNumber } }, v.parse(campaignRequestSchema, body())),
+      createCampaign(
+        dependencies,
+        { organizationId: ORG, scope: { kind: 'earlier-sender', phoneNumber: SENDER.phoneNumber } },
+        v.parse(campaignRequestSchema, body()),
+      ),
     ).rejects.toMatchObject({ code: 'OPERATION_OUTSIDE_KEY_SCOPE' });
   });
 });

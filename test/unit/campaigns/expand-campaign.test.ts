@@ -5,7 +5,17 @@
 import { CHUNK_SIZE } from '../../../shared/broadcast/broadcast-job';
 import { MISSING_ATTRIBUTE, OPTED_OUT } from '../../../shared/sending/failure-reasons';
 import { ORG } from '../../support/broadcast-fakes';
-import { bsuidMember, campaignKit, createCampaign, drainExpansions, launch, member, queuedIndexesByRecipient, seedAudience, type CampaignKit } from '../../support/campaign-expander-kit';
+import {
+  bsuidMember,
+  campaignKit,
+  createCampaign,
+  drainExpansions,
+  launch,
+  member,
+  queuedIndexesByRecipient,
+  seedAudience,
+  type CampaignKit,
+} from '../../support/campaign-expander-kit';
 
 const range = (from: number, count: number) => Array.from({ length: count }, (_, offset) => from + offset);
 
@@ -42,9 +52,24 @@ describe('the campaign expander', () => {
 
     const campaign = (await kit.campaigns.getCampaign(ORG, 'cmp_spring'))!;
     expect(campaign.expansion).toMatchObject({ status: 'done', audienceIndex: 2 });
-    expect(campaign.expansion!.counts).toEqual({ members: 3700, duplicates: 305, excluded: 0, filteredOut: 0, optedOut: 1, missingAttribute: 0, invalid: 0, sendable: 3394, heldOut: 0 });
+    expect(campaign.expansion!.counts).toEqual({
+      members: 3700,
+      duplicates: 305,
+      excluded: 0,
+      filteredOut: 0,
+      optedOut: 1,
+      missingAttribute: 0,
+      invalid: 0,
+      sendable: 3394,
+      heldOut: 0,
+    });
     const job = (await kit.broadcasts.getJob(campaign.jobId!))!;
-    expect(job).toMatchObject({ campaignId: 'cmp_spring', expansion: 'done', totalRecipients: 3395, totalChunks: Math.ceil(campaign.expansion!.nextIndex / CHUNK_SIZE) });
+    expect(job).toMatchObject({
+      campaignId: 'cmp_spring',
+      expansion: 'done',
+      totalRecipients: 3395,
+      totalChunks: Math.ceil(campaign.expansion!.nextIndex / CHUNK_SIZE),
+    });
     expect(kit.published.map((event) => event.type)).toEqual(['campaign.started']);
   });
 
@@ -148,7 +173,11 @@ describe('the campaign expander', () => {
 
   it('stops when the job is cancelled, closing it with what was queued', async () => {
     const kit = campaignKit();
-    seedAudience(kit, 'aud_a', range(0, 5000).map((index) => member(index)));
+    seedAudience(
+      kit,
+      'aud_a',
+      range(0, 5000).map((index) => member(index)),
+    );
     await createCampaign(kit);
     const { jobId } = await launch(kit);
     kit.expander.budget = { pages: 2 };

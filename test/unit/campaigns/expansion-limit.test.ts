@@ -6,7 +6,11 @@ describe('the expander under the messaging limit', () => {
   it('sends what fits, waits until the 24-hour window frees, then continues until done', async () => {
     const kit = campaignKit('2026-05-04T10:00:00.000Z');
     kit.messagingTiers.tiers.set(SENDER.phoneNumberId, 'TIER_250');
-    seedAudience(kit, 'aud_a', Array.from({ length: 600 }, (_, index) => member(index)));
+    seedAudience(
+      kit,
+      'aud_a',
+      Array.from({ length: 600 }, (_, index) => member(index)),
+    );
     await createCampaign(kit);
     await launch(kit);
 
@@ -38,7 +42,11 @@ describe('the expander under the messaging limit', () => {
   it('a page whose recipients no longer fit (another send took the headroom) waits with its page kept', async () => {
     const kit = campaignKit('2026-05-04T10:00:00.000Z');
     kit.messagingTiers.tiers.set(SENDER.phoneNumberId, 'TIER_250');
-    seedAudience(kit, 'aud_a', Array.from({ length: 100 }, (_, index) => member(index)));
+    seedAudience(
+      kit,
+      'aud_a',
+      Array.from({ length: 100 }, (_, index) => member(index)),
+    );
     await createCampaign(kit);
     await launch(kit);
     const { reserveReach } = await import('../../../shared/broadcast/messaging-limit');
@@ -51,7 +59,12 @@ describe('the expander under the messaging limit', () => {
         const saved = await kit.campaigns.saveExpansion(...args);
         if (!raced && args[2].pageSize !== undefined) {
           raced = true;
-          await reserveReach(kit.expander, SENDER, Array.from({ length: 200 }, (_, index) => `4470000${String(index).padStart(5, '0')}`), kit.clock.now());
+          await reserveReach(
+            kit.expander,
+            SENDER,
+            Array.from({ length: 200 }, (_, index) => `4470000${String(index).padStart(5, '0')}`),
+            kit.clock.now(),
+          );
         }
         return saved;
       },

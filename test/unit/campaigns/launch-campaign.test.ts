@@ -17,8 +17,19 @@ describe('launchCampaign', () => {
     const answer = await launch(kit, 'cmp_spring', 'key-1');
     expect(answer).toEqual({ campaignId: 'cmp_spring', state: 'LAUNCHING', jobId: expect.stringMatching(/^pub_/) });
     expect(kit.members.pagesRead).toBe(0);
-    expect(await kit.broadcasts.getJob(answer.jobId)).toMatchObject({ kind: 'template', campaignId: 'cmp_spring', expansion: 'open', totalRecipients: 0, totalChunks: 0, broadcastName: 'Spring' });
-    expect((await kit.campaigns.getCampaign(ORG, 'cmp_spring'))!).toMatchObject({ jobId: answer.jobId, launchedAt: '2026-05-04T10:00:00.000Z', expansion: { status: 'running', version: 0 } });
+    expect(await kit.broadcasts.getJob(answer.jobId)).toMatchObject({
+      kind: 'template',
+      campaignId: 'cmp_spring',
+      expansion: 'open',
+      totalRecipients: 0,
+      totalChunks: 0,
+      broadcastName: 'Spring',
+    });
+    expect((await kit.campaigns.getCampaign(ORG, 'cmp_spring'))!).toMatchObject({
+      jobId: answer.jobId,
+      launchedAt: '2026-05-04T10:00:00.000Z',
+      expansion: { status: 'running', version: 0 },
+    });
     expect(kit.expansions.queued).toEqual([{ message: { version: 1, organizationId: ORG, campaignId: 'cmp_spring' }, delaySeconds: 0 }]);
   });
 
@@ -48,7 +59,10 @@ describe('launchCampaign', () => {
     const kit = launchedKit();
     await expect(launch(kit, 'cmp_none')).rejects.toBeInstanceOf(CampaignNotFoundError);
     await createCampaign(kit, { audience: { audienceIds: ['aud_a'], excludeAudienceIds: ['aud_gone'] } });
-    await expect(launch(kit)).rejects.toMatchObject({ constructor: CampaignAudienceNotFoundError, message: 'audience.excludeAudienceIds[0]: audience aud_gone does not exist' });
+    await expect(launch(kit)).rejects.toMatchObject({
+      constructor: CampaignAudienceNotFoundError,
+      message: 'audience.excludeAudienceIds[0]: audience aud_gone does not exist',
+    });
     const suspended = launchedKit();
     await createCampaign(suspended);
     suspended.launcher.standing = { isSuspended: async () => true };
@@ -61,7 +75,11 @@ describe('launchCampaign', () => {
     const kit = launchedKit();
     await createCampaign(kit, { scheduledAt: '2026-05-04T11:00:00.000Z' });
     expect((await launch(kit)).state).toBe('SCHEDULED');
-    expect((await kit.campaigns.getCampaign(ORG, 'cmp_spring'))!.expansion).toMatchObject({ status: 'running', waitingUntil: '2026-05-04T11:00:00.000Z', version: 0 });
+    expect((await kit.campaigns.getCampaign(ORG, 'cmp_spring'))!.expansion).toMatchObject({
+      status: 'running',
+      waitingUntil: '2026-05-04T11:00:00.000Z',
+      version: 0,
+    });
     expect(kit.expansions.queued[0]!.delaySeconds).toBe(900);
     const { drainExpansions } = await import('../../support/campaign-expander-kit');
     expect(await drainExpansions(kit)).toEqual([]);

@@ -39,7 +39,15 @@ describe('the messaging limit plan', () => {
   });
 
   it('never frees more than the window counted (a person in two hours is one)', () => {
-    const window = { limit: 100, usedLast24h: 100, hours: [{ hour: '2026-05-04T01', recipients: 80 }, { hour: '2026-05-04T05', recipients: 80 }], now };
+    const window = {
+      limit: 100,
+      usedLast24h: 100,
+      hours: [
+        { hour: '2026-05-04T01', recipients: 80 },
+        { hour: '2026-05-04T05', recipients: 80 },
+      ],
+      now,
+    };
     // The older bucket's 60 surplus frees nothing: the first 20 free at 02:00 the next day.
     expect(whenRecipientsFit(window, 10)).toEqual(new Date('2026-05-05T02:00:00.000Z'));
     expect(whenRecipientsFit(window, 50)).toEqual(new Date('2026-05-05T06:00:00.000Z'));

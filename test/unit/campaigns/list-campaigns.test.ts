@@ -32,23 +32,37 @@ describe('listCampaigns', () => {
 
   it('filters by state, reading on until the page is full', async () => {
     const ports = await setup(6);
-    for (const id of ['cmp_001', 'cmp_004']) await ports.campaigns.markLaunched(ORG, id, { launchedAt: at(30), jobId: `pub_${id}`, expansion: firstExpansion(at(30)) });
+    for (const id of ['cmp_001', 'cmp_004'])
+      await ports.campaigns.markLaunched(ORG, id, { launchedAt: at(30), jobId: `pub_${id}`, expansion: firstExpansion(at(30)) });
     const launching = await listCampaigns(ports, { organizationId: ORG }, { state: 'LAUNCHING', limit: 1 }, reading);
     expect(idsOf(launching)).toEqual(['cmp_004']);
     const next = await listCampaigns(ports, { organizationId: ORG }, { state: 'LAUNCHING', limit: 1, cursor: launching.nextCursor! }, reading);
     expect(idsOf(next)).toEqual(['cmp_001']);
-    expect(idsOf(await listCampaigns(ports, { organizationId: ORG }, { state: 'DRAFT', limit: 10 }, reading))).toEqual(['cmp_005', 'cmp_003', 'cmp_002', 'cmp_000']);
-    await expect(listCampaigns(ports, { organizationId: ORG }, { state: 'DRAFT', limit: 1, cursor: launching.nextCursor! }, reading)).rejects.toMatchObject({ code: 'CAMPAIGN_INVALID_CURSOR' });
-    await expect(listCampaigns(ports, { organizationId: ORG }, { limit: 1, cursor: 'junk' }, reading)).rejects.toMatchObject({ code: 'CAMPAIGN_INVALID_CURSOR' });
+    expect(idsOf(await listCampaigns(ports, { organizationId: ORG }, { state: 'DRAFT', limit: 10 }, reading))).toEqual([
+      'cmp_005',
+      'cmp_003',
+      'cmp_002',
+      'cmp_000',
+    ]);
+    await expect(listCampaigns(ports, { organizationId: ORG }, { state: 'DRAFT', limit: 1, cursor: launching.nextCursor! }, reading)).rejects.toMatchObject({
+      code: 'CAMPAIGN_INVALID_CURSOR',
+    });
+    await expect(listCampaigns(ports, { organizationId: ORG }, { limit: 1, cursor: 'junk' }, reading)).rejects.toMatchObject({
+      code: 'CAMPAIGN_INVALID_CURSOR',
+    });
   });
 
   it('stops after MAX_EXAMINED campaigns with a cursor to go on', async () => {
     const ports = await setup(0);
-    for (let index = 0; index < MAX_EXAMINED + 3; index += 1) await ports.campaigns.createCampaign(draftCampaign(ORG, `cmp_m${String(index).padStart(4, '0')}`, at(0)));
+    for (let index = 0; index < MAX_EXAMINED + 3; index += 1)
+      await ports.campaigns.createCampaign(draftCampaign(ORG, `cmp_m${String(index).padStart(4, '0')}`, at(0)));
     const page = await listCampaigns(ports, { organizationId: ORG }, { state: 'SENDING', limit: 10 }, reading);
     expect(page.campaigns).toEqual([]);
     expect(page.nextCursor).not.toBeNull();
-    expect(await listCampaigns(ports, { organizationId: ORG }, { state: 'SENDING', limit: 10, cursor: page.nextCursor! }, reading)).toEqual({ campaigns: [], nextCursor: null });
+    expect(await listCampaigns(ports, { organizationId: ORG }, { state: 'SENDING', limit: 10, cursor: page.nextCursor! }, reading)).toEqual({
+      campaigns: [],
+      nextCursor: null,
+    });
   });
 
   it('shows a key bound to another sender none, and reads as absent what it may not see', async () => {

@@ -41,7 +41,9 @@ describe('an open-ended (campaign) job', () => {
   it('never reads finished while open, even with no chunk or every chunk done', () => {
     expect(summarizeJob(openJob, []).status).toBe('QUEUED_FOR_PROCESSING');
     expect(summarizeJob({ ...openJob, totalRecipients: 3, totalChunks: 1 }, [doneChunk(0, 3)]).status).toBe('PROCESSING');
-    expect(summarizeJob({ ...openJob, totalRecipients: 3, totalChunks: 1, cancelledAt: '2026-03-01T09:01:00.000Z' }, [doneChunk(0, 3)]).status).toBe('PROCESSING');
+    expect(summarizeJob({ ...openJob, totalRecipients: 3, totalChunks: 1, cancelledAt: '2026-03-01T09:01:00.000Z' }, [doneChunk(0, 3)]).status).toBe(
+      'PROCESSING',
+    );
     expect(summarizeJob({ ...openJob, totalRecipients: 3, totalChunks: 1, expansion: 'done' }, [doneChunk(0, 3)]).status).toBe('COMPLETED');
     // Closed by a cancel before every member was read: the cancel withheld the rest, whatever the chunks sent.
     const cancelledAt = '2026-03-01T09:01:00.000Z';
@@ -52,7 +54,11 @@ describe('an open-ended (campaign) job', () => {
   async function setUp() {
     const broadcasts = new InMemoryBroadcastRepository();
     const published: CustomerEvent[] = [];
-    const ports = { broadcasts, clock: { now: () => new Date('2026-03-01T10:00:00.000Z') }, events: { publish: async (_: string, event: CustomerEvent) => void published.push(event) } };
+    const ports = {
+      broadcasts,
+      clock: { now: () => new Date('2026-03-01T10:00:00.000Z') },
+      events: { publish: async (_: string, event: CustomerEvent) => void published.push(event) },
+    };
     await broadcasts.createJob(openJob, []);
     await broadcasts.appendChunks(openJob.jobId, 0, [1], [{ index: 0, countryCode: '91', toPhoneNumber: '9800000002' }]);
     return { broadcasts, published, ports };

@@ -1,6 +1,13 @@
 /** The capacity model: every queue consumer's ceiling from the inputs, headroom, SQS's range, the quota. */
 import { capacityInputs, type CapacityInputs } from '../../../runtime-contract/capacity-inputs';
-import { CapacityBudgetError, deriveCapacity, eventSourceCeilings, localConcurrencyOf, totalConcurrency, withHeadroom } from '../../../runtime-contract/capacity-model';
+import {
+  CapacityBudgetError,
+  deriveCapacity,
+  eventSourceCeilings,
+  localConcurrencyOf,
+  totalConcurrency,
+  withHeadroom,
+} from '../../../runtime-contract/capacity-model';
 import { chunkWorker, customerEventsDispatcher, deliveryEvents } from '../../../runtime-contract/resource-definitions';
 
 const ceilingOf = (inputs: CapacityInputs, consumer: string) => deriveCapacity(inputs).find((entry) => entry.consumer === consumer)!.ceiling;
@@ -31,7 +38,7 @@ describe('deriveCapacity', () => {
     expect(ceilingOf(slower, 'deliveryEvents')).toBeGreaterThan(ceilingOf(capacityInputs, 'deliveryEvents'));
   });
 
-  it("keeps the dispatcher at its fairness floor when its load is small", () => {
+  it('keeps the dispatcher at its fairness floor when its load is small', () => {
     const quiet = { ...capacityInputs, customerEvents: { ...capacityInputs.customerEvents, deliveriesPerSecond: 10 } };
     expect(ceilingOf(quiet, 'customerEventsDispatcher')).toBe(40);
   });

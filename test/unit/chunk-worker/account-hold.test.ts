@@ -7,7 +7,8 @@ import { accepted, chunkMessage, jobOf, rejected } from '../../support/broadcast
 import { START, baseSettings, setup, startMs, statusCounts, type ChunkWorkerKit } from './chunk-worker-kit';
 
 const reading = () => ({ now: new Date(startMs + 600_000), unconfirmedAfterMs: 3_600_000 });
-const heldRecipients = (kit: ChunkWorkerKit) => kit.queue.batches.flatMap((batch) => batch.messages.flatMap((message) => message.recipients.map(({ index }) => index)));
+const heldRecipients = (kit: ChunkWorkerKit) =>
+  kit.queue.batches.flatMap((batch) => batch.messages.flatMap((message) => message.recipients.map(({ index }) => index)));
 
 function withEvents(kit: ChunkWorkerKit): CustomerEvent[] {
   const published: CustomerEvent[] = [];
@@ -42,7 +43,12 @@ describe('processOutboundChunk when Meta refuses the business account', () => {
     expect(job).toMatchObject({ pausedAt: expect.any(String), pauseReason: reason, pausedBy: 'meta', pauseCode: code, pauseText: `Meta refused (${code})` });
     expect(job.pauseFailsAt).toBeUndefined();
     expect(summarizeJob(job, await kit.broadcasts.getChunkProgress(message.jobId)).status).toBe('PAUSED');
-    expect(events).toEqual([expect.objectContaining({ type: 'job.paused', data: expect.objectContaining({ jobId: message.jobId, pause: expect.objectContaining({ reason, code, pausedBy: 'meta', failsAt: null }) }) })]);
+    expect(events).toEqual([
+      expect.objectContaining({
+        type: 'job.paused',
+        data: expect.objectContaining({ jobId: message.jobId, pause: expect.objectContaining({ reason, code, pausedBy: 'meta', failsAt: null }) }),
+      }),
+    ]);
   });
 
   it('stays held at every recheck however long it lasts (no deadline), then a resume sends the rest, each recipient exactly once', async () => {
@@ -106,7 +112,9 @@ describe('processOutboundChunk when Meta refuses the business account', () => {
     const kit = setup();
     const message = chunkMessage(5);
     await kit.createJob(message);
-    await expect(resumeJob(kit.broadcasts, { organizationId: message.organizationId }, message.jobId, reading())).rejects.toMatchObject({ code: 'JOB_NOT_PAUSED' });
+    await expect(resumeJob(kit.broadcasts, { organizationId: message.organizationId }, message.jobId, reading())).rejects.toMatchObject({
+      code: 'JOB_NOT_PAUSED',
+    });
   });
 });
 
@@ -115,10 +123,16 @@ describe('processOutboundChunk when Meta refuses a country for the account (1304
     const kit = setup();
     const base = chunkMessage(40);
     // Every other recipient is in the UK (+44); the others in India (+91).
-    const message = { ...base, recipients: base.recipients.map((recipient) => (recipient.index % 2 === 1 ? { ...recipient, to: `44770090${String(recipient.index).padStart(4, '0')}` } : recipient)) };
+    const message = {
+      ...base,
+      recipients: base.recipients.map((recipient) =>
+        recipient.index % 2 === 1 ? { ...recipient, to: `44770090${String(recipient.index).padStart(4, '0')}` } : recipient,
+      ),
+    };
     await kit.createJob(message);
     let sent = 0;
-    kit.upstream.defaultOutcome = (to) => (to.startsWith('44') ? rejected(130497, 403, 'Business account is restricted from messaging users in this country') : accepted(`wamid.${(sent += 1)}`));
+    kit.upstream.defaultOutcome = (to) =>
+      to.startsWith('44') ? rejected(130497, 403, 'Business account is restricted from messaging users in this country') : accepted(`wamid.${(sent += 1)}`);
     const report = await kit.run(message);
 
     const entries = kit.broadcasts.entriesOf(message.jobId, 0);

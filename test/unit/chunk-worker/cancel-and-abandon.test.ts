@@ -51,7 +51,9 @@ describe('processOutboundChunk when the job is cancelled', () => {
     const { index: sentIndex, to: sentTo } = message.recipients[3]!;
     await kit.broadcasts.claimRecipient(message.jobId, 0, crashed, crashedTo, new Date(START));
     await kit.broadcasts.claimRecipient(message.jobId, 0, sentIndex, sentTo, new Date(START));
-    await kit.broadcasts.recordOutcomes(message.jobId, 0, [{ index: sentIndex, to: sentTo, status: 'SENT', messageId: 'wamid.x', attempts: 1, updatedAt: START }]);
+    await kit.broadcasts.recordOutcomes(message.jobId, 0, [
+      { index: sentIndex, to: sentTo, status: 'SENT', messageId: 'wamid.x', attempts: 1, updatedAt: START },
+    ]);
     await kit.broadcasts.cancelJob(message.jobId, new Date(START));
 
     const report = await kit.run(message);
@@ -84,7 +86,9 @@ describe('abandonOutboundChunk', () => {
     expect(kit.upstream.sends).toHaveLength(0);
     const entries = kit.broadcasts.entriesOf(message.jobId, 0);
     expect(statusCounts(entries)).toEqual({ SENT: 3, UNKNOWN: 1, FAILED: 6 });
-    expect(entries.filter((entry) => entry.status === 'FAILED').every((entry) => entry.failureReasonCode === 'WORKER_ERROR' && entry.attempts === 0)).toBe(true);
+    expect(entries.filter((entry) => entry.status === 'FAILED').every((entry) => entry.failureReasonCode === 'WORKER_ERROR' && entry.attempts === 0)).toBe(
+      true,
+    );
     expect(entries[3]).toMatchObject({ status: 'UNKNOWN' });
     const [progress] = await kit.broadcasts.getChunkProgress(message.jobId);
     expect(progress).toMatchObject({ sent: 3, failed: 6, unknown: 1, failuresByReason: { WORKER_ERROR: 6 }, done: true });

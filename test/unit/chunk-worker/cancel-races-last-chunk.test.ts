@@ -38,7 +38,7 @@ function writeDelayedUntil(kit: ChunkWorkerKit, before: () => Promise<unknown>):
 }
 
 describe('a cancel racing the last chunk', () => {
-  it("checked before the last chunk settled, written after: 200 for the cancel, the job reads COMPLETED with cancelRequestedAt, as job.completed said", async () => {
+  it('checked before the last chunk settled, written after: 200 for the cancel, the job reads COMPLETED with cancelRequestedAt, as job.completed said', async () => {
     const { kit, message, cancel, status, completedStatuses } = raceKit(5);
     await kit.createJob(message);
     await kit.broadcasts.markChunkStarted(message.jobId, 0, kit.time.now());

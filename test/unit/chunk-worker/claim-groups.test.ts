@@ -13,7 +13,11 @@ function harness(groupSize: number) {
   const ledger = {
     claimRecipients: async (_jobId: string, _chunk: number, claims: readonly RecipientClaim[]): Promise<ClaimResult[]> => {
       written.push([...claims]);
-      return claims.map((claim) => (claim.index === 13 ? { claimed: false, existing: { index: 13, to: claim.to, status: 'SENT', attempts: 1, updatedAt: start.toISOString() } } : { claimed: true }));
+      return claims.map((claim) =>
+        claim.index === 13
+          ? { claimed: false, existing: { index: 13, to: claim.to, status: 'SENT', attempts: 1, updatedAt: start.toISOString() } }
+          : { claimed: true },
+      );
     },
   };
   const sleep = (ms: number) => new Promise<void>((wake) => sleeps.push({ ms, wake }));
@@ -63,9 +67,17 @@ describe('claims in groups', () => {
   });
 
   it('a failed group write fails every claim of the group', async () => {
-    const groups = new ClaimGroups({ claimRecipients: () => Promise.reject(new Error('store down')) }, { jobId: 'pub_1', chunkIndex: 0 }, { clock: fixedClock(start), sleep: async () => undefined }, 2);
+    const groups = new ClaimGroups(
+      { claimRecipients: () => Promise.reject(new Error('store down')) },
+      { jobId: 'pub_1', chunkIndex: 0 },
+      { clock: fixedClock(start), sleep: async () => undefined },
+      2,
+    );
     const claims = [groups.claim(claim(1), start.getTime()), groups.claim(claim(2), start.getTime())];
-    await expect(Promise.allSettled(claims)).resolves.toEqual([expect.objectContaining({ status: 'rejected' }), expect.objectContaining({ status: 'rejected' })]);
+    await expect(Promise.allSettled(claims)).resolves.toEqual([
+      expect.objectContaining({ status: 'rejected' }),
+      expect.objectContaining({ status: 'rejected' }),
+    ]);
   });
 });
 
@@ -82,7 +94,14 @@ describe('ledger page encoding', () => {
   });
 
   it('round-trips every field, the claim token and a reason holding the separator', () => {
-    const failed: LedgerEntry = { index: 9, to: '919800000009', status: 'FAILED', failureReasonCode: 'UNKNOWN_OUTCOME: a | b', attempts: 3, updatedAt: start.toISOString() };
+    const failed: LedgerEntry = {
+      index: 9,
+      to: '919800000009',
+      status: 'FAILED',
+      failureReasonCode: 'UNKNOWN_OUTCOME: a | b',
+      attempts: 3,
+      updatedAt: start.toISOString(),
+    };
     expect(decodePageEntry(9, encodePageEntry(failed))).toEqual({ entry: failed });
     expect(decodePageEntry(3, encodePageEntry(sent(3), 'k3Jd9a0Q'))).toEqual({ entry: sent(3), token: 'k3Jd9a0Q' });
   });

@@ -91,7 +91,11 @@ describe('a chunk message in the dead-letter queue (chunk-dead-letters)', () => 
     expect(kit.broadcasts.chunk(message.jobId, 0)).not.toHaveProperty('doneAt');
 
     kit.broadcasts.failWhen = undefined;
-    await expect(handleDeadLetterRecord(kit.dependencies, deadLetter(encodeOutboundMessage(message), 2))).resolves.toMatchObject({ failed: 6, unknown: 1, chunkDone: true });
+    await expect(handleDeadLetterRecord(kit.dependencies, deadLetter(encodeOutboundMessage(message), 2))).resolves.toMatchObject({
+      failed: 6,
+      unknown: 1,
+      chunkDone: true,
+    });
   });
 
   it('a body that is not a chunk message fails the record: nothing to settle, left for an operator', async () => {

@@ -37,7 +37,8 @@ function capKit(policy: ContactPolicy | null = weekly) {
     return kit.broadcasts.createJob({ ...job, template: { ...job.template, category } }, [message.recipients.length]);
   };
   /** A send of an earlier job counted for the person a day before the kit's start. */
-  const countedBefore = (personKey: string) => caps.reserve(ORG, personKey, { sendId: 'pub_earlier#0', at: new Date(Date.parse(START) - DAY) }, { count: 1, perDays: 7 });
+  const countedBefore = (personKey: string) =>
+    caps.reserve(ORG, personKey, { sendId: 'pub_earlier#0', at: new Date(Date.parse(START) - DAY) }, { count: 1, perDays: 7 });
   return { kit, policies, caps, contactBook, createJob, countedBefore };
 }
 

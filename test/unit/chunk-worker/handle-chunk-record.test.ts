@@ -117,7 +117,11 @@ describe('a failing chunk delivery', () => {
     const { dependencies, queue, broadcasts } = setup();
     const upstream = dependencies.upstream as ScriptedCloudApi;
     const message = chunkMessage(3);
-    await expect(handleChunkRecord(dependencies, recordFor(encodeOutboundMessage(message), 1), lambdaContext())).resolves.toMatchObject({ sent: 0, skipped: 3, chunkDone: true });
+    await expect(handleChunkRecord(dependencies, recordFor(encodeOutboundMessage(message), 1), lambdaContext())).resolves.toMatchObject({
+      sent: 0,
+      skipped: 3,
+      chunkDone: true,
+    });
     expect(upstream.sends).toEqual([]);
     expect(queue.deferrals).toEqual([]);
     expect(broadcasts.chunk(message.jobId, message.chunkIndex)).toBeUndefined();

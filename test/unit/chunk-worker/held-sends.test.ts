@@ -17,10 +17,17 @@ const held = (messageId: string) => ({ ...accepted(messageId), held: true as con
 
 describe('the held_for_quality_assessment answer', () => {
   it('is read by the one classifier: accepted, held', () => {
-    const answer = classifyGraphAnswer({ kind: 'answered', httpStatus: 200, body: { messages: [{ id: 'wamid.1', message_status: 'held_for_quality_assessment' }] } });
+    const answer = classifyGraphAnswer({
+      kind: 'answered',
+      httpStatus: 200,
+      body: { messages: [{ id: 'wamid.1', message_status: 'held_for_quality_assessment' }] },
+    });
     expect(answer).toEqual({ outcome: 'accepted', messageId: 'wamid.1', held: true });
     expect(sendOutcomeOf(answer)).toEqual({ kind: 'accepted', messageId: 'wamid.1', held: true });
-    expect(classifyGraphAnswer({ kind: 'answered', httpStatus: 200, body: { messages: [{ id: 'wamid.2', message_status: 'accepted' }] } })).toEqual({ outcome: 'accepted', messageId: 'wamid.2' });
+    expect(classifyGraphAnswer({ kind: 'answered', httpStatus: 200, body: { messages: [{ id: 'wamid.2', message_status: 'accepted' }] } })).toEqual({
+      outcome: 'accepted',
+      messageId: 'wamid.2',
+    });
   });
 
   it('is recorded SENT with held, counted in the summary’s held and listed HELD, never sent again', async () => {
@@ -71,7 +78,13 @@ describe('a held recipient settled by webhooks', () => {
       ledger.addJob('job_h', ORG, 'pn');
       ledger.addEntry('job_h', 0, 0, { status: 'SENT', held: true, updatedAt: now.toISOString(), messageId: 'wamid.h', tallyCode: tallyCodes.held });
       expect(ledger.countsOf('job_h', now)).toMatchObject({ held: 1, sent: 0, accounted: 1 });
-      const event = { messageId: 'wamid.h', stage, timestamp: now, recipientId: '1', ...(stage === 'failed' ? { error: { code: 132015, title: 'Template paused' } } : {}) };
+      const event = {
+        messageId: 'wamid.h',
+        stage,
+        timestamp: now,
+        recipientId: '1',
+        ...(stage === 'failed' ? { error: { code: 132015, title: 'Template paused' } } : {}),
+      };
       await ledger.applyEvents('job_h', [{ location: { jobId: 'job_h', chunkIndex: 0, index: 0 }, event }]);
       await ledger.applyEvents('job_h', [{ location: { jobId: 'job_h', chunkIndex: 0, index: 0 }, event }]);
       expect(ledger.countsOf('job_h', now)).toMatchObject({ ...expected, accounted: 1 });

@@ -23,7 +23,13 @@ describe('chunk worker: which API carries the message', () => {
     for (const send of kit.upstream.sends) {
       expect(send).toMatchObject({ api: 'marketing_messages', phoneNumberId: SENDER.phoneNumberId, accessToken: SENDER.accessToken });
       // The same body as /messages (callback data included), plus the policy.
-      expect(send.body).toMatchObject({ messaging_product: 'whatsapp', recipient_type: 'individual', type: 'template', product_policy: 'CLOUD_API_FALLBACK', biz_opaque_callback_data: expect.stringMatching(/^b1:/) });
+      expect(send.body).toMatchObject({
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        type: 'template',
+        product_policy: 'CLOUD_API_FALLBACK',
+        biz_opaque_callback_data: expect.stringMatching(/^b1:/),
+      });
     }
     const entries = kit.broadcasts.entriesOf(message.jobId, 0);
     expect(statusCounts(entries)).toEqual({ SENT: 6 });
@@ -44,26 +50,29 @@ describe('chunk worker: which API carries the message', () => {
     ['131055 (only marketing templates)', 131055, 400],
     ['134100 (only marketing messages)', 134100, 400],
     ['134101 (template still syncing)', 134101, 400],
-    ['134102 (template unavailable, Meta\'s HTTP 500)', 134102, 500],
-  ])('answers a refusal of the template with %s by sending the recipient through /messages at once, and the rest of the invocation too', async (_name, code, httpStatus) => {
-    const kit = setup({ settings: { maxInFlight: 1 } });
-    const message = marketingChunk(4);
-    await kit.createJob(message);
-    const first = message.recipients[0]!.to;
-    kit.upstream.scriptMarketing(first, rejected(code, httpStatus));
-    const report = await kit.run(message);
+    ["134102 (template unavailable, Meta's HTTP 500)", 134102, 500],
+  ])(
+    'answers a refusal of the template with %s by sending the recipient through /messages at once, and the rest of the invocation too',
+    async (_name, code, httpStatus) => {
+      const kit = setup({ settings: { maxInFlight: 1 } });
+      const message = marketingChunk(4);
+      await kit.createJob(message);
+      const first = message.recipients[0]!.to;
+      kit.upstream.scriptMarketing(first, rejected(code, httpStatus));
+      const report = await kit.run(message);
 
-    expect(report).toMatchObject({ sent: 4, failed: 0, unknown: 0, chunkDone: true, marketingFallbacks: 1 });
-    // One refused call through the API, then Cloud API for everyone: no recipient twice through one endpoint, nobody lost.
-    expect(kit.upstream.sendsTo(first).map((send) => send.api ?? 'messages')).toEqual(['marketing_messages', 'messages']);
-    expect(kit.upstream.sendsTo(first)[1]!.body).not.toHaveProperty('product_policy');
-    for (const { to } of message.recipients.slice(1)) expect(kit.upstream.sendsTo(to).map((send) => send.api ?? 'messages')).toEqual(['messages']);
-    const entries = kit.broadcasts.entriesOf(message.jobId, 0);
-    expect(statusCounts(entries)).toEqual({ SENT: 4 });
-    expect(entries.some((entry) => 'sentVia' in entry)).toBe(false);
-    // The refused call and the resend are one attempt: nothing was sent by the first.
-    expect(entries.find((entry) => entry.to === first)!.attempts).toBe(1);
-  });
+      expect(report).toMatchObject({ sent: 4, failed: 0, unknown: 0, chunkDone: true, marketingFallbacks: 1 });
+      // One refused call through the API, then Cloud API for everyone: no recipient twice through one endpoint, nobody lost.
+      expect(kit.upstream.sendsTo(first).map((send) => send.api ?? 'messages')).toEqual(['marketing_messages', 'messages']);
+      expect(kit.upstream.sendsTo(first)[1]!.body).not.toHaveProperty('product_policy');
+      for (const { to } of message.recipients.slice(1)) expect(kit.upstream.sendsTo(to).map((send) => send.api ?? 'messages')).toEqual(['messages']);
+      const entries = kit.broadcasts.entriesOf(message.jobId, 0);
+      expect(statusCounts(entries)).toEqual({ SENT: 4 });
+      expect(entries.some((entry) => 'sentVia' in entry)).toBe(false);
+      // The refused call and the resend are one attempt: nothing was sent by the first.
+      expect(entries.find((entry) => entry.to === first)!.attempts).toBe(1);
+    },
+  );
 
   it('tries the API again in the next invocation (a template that finished syncing moves over)', async () => {
     const kit = setup({ settings: { maxInFlight: 1 } });
@@ -71,9 +80,16 @@ describe('chunk worker: which API carries the message', () => {
     await kit.createJob(message, [2, 2]);
     kit.upstream.scriptMarketing(message.recipients[0]!.to, rejected(134101));
     await kit.run(message);
-    const next = { ...message, chunkIndex: 1, recipients: [2, 3].map((index) => ({ index, to: `9198${String(index).padStart(8, '0')}`, parameters: ['Name'] })) };
+    const next = {
+      ...message,
+      chunkIndex: 1,
+      recipients: [2, 3].map((index) => ({ index, to: `9198${String(index).padStart(8, '0')}`, parameters: ['Name'] })),
+    };
     await kit.run(next);
-    expect(kit.upstream.sends.filter((send) => next.recipients.some(({ to }) => to === send.to)).map((send) => send.api)).toEqual(['marketing_messages', 'marketing_messages']);
+    expect(kit.upstream.sends.filter((send) => next.recipients.some(({ to }) => to === send.to)).map((send) => send.api)).toEqual([
+      'marketing_messages',
+      'marketing_messages',
+    ]);
     expect(kit.broadcasts.entriesOf(message.jobId, 1).every((entry) => entry.sentVia === 'marketing_messages')).toBe(true);
   });
 
@@ -95,7 +111,7 @@ describe('chunk worker: which API carries the message', () => {
     expect(entries.filter((entry) => entry.status !== 'SENT').some((entry) => 'sentVia' in entry)).toBe(false);
   });
 
-  it('records the Cloud API\'s own answer when the resend after a fallback fails', async () => {
+  it("records the Cloud API's own answer when the resend after a fallback fails", async () => {
     const kit = setup({ settings: { maxInFlight: 1 } });
     const message = marketingChunk(1);
     await kit.createJob(message);
@@ -108,7 +124,7 @@ describe('chunk worker: which API carries the message', () => {
 });
 
 describe('SendApiChoice', () => {
-  it('starts from the message\'s route and stays on Cloud API after the first refusal', async () => {
+  it("starts from the message's route and stays on Cloud API after the first refusal", async () => {
     const upstream = { sendMessage: jest.fn().mockResolvedValueOnce(rejected(134101)).mockResolvedValue(accepted('wamid.x')) };
     const choice = SendApiChoice.of(marketingChunk(1));
     expect(choice.current).toBe('marketing_messages');

@@ -27,7 +27,10 @@ describe('the send-time opt-out check', () => {
 
     expect(report).toEqual({ sent: 4, failed: 2, unknown: 0, skipped: 0, continued: 0, chunkDone: true });
     expect(reads).toHaveBeenCalledTimes(1);
-    expect(reads).toHaveBeenCalledWith(ORG, message.recipients.map(({ to }) => to));
+    expect(reads).toHaveBeenCalledWith(
+      ORG,
+      message.recipients.map(({ to }) => to),
+    );
     expect(kit.upstream.sendsTo(second.to)).toHaveLength(0);
     expect(kit.upstream.sendsTo(fifth.to)).toHaveLength(0);
     expect(kit.upstream.sends).toHaveLength(4);

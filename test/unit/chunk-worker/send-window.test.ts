@@ -32,7 +32,12 @@ describe('the chunk worker and the send window', () => {
     const tally = new Map((await kit.broadcasts.getJobProgress(message.jobId)).tally);
     expect(tally.get(1)).toBe(tallyCodes.waitingForWindow(new Date('2026-03-01T14:00:00.000Z')));
     expect(tally.get(2)).toBe(tallyCodes.waitingForWindow(new Date('2026-03-01T17:00:00.000Z')));
-    expect(kit.broadcasts.entriesOf(message.jobId, 0).map((entry) => entry.index).sort()).toEqual([0, 3, 4]);
+    expect(
+      kit.broadcasts
+        .entriesOf(message.jobId, 0)
+        .map((entry) => entry.index)
+        .sort(),
+    ).toEqual([0, 3, 4]);
   });
 
   it('the re-queued message sends them once their window opened, and the chunk finishes', async () => {

@@ -14,7 +14,10 @@ import { setup, startMs, statusCounts } from './chunk-worker-kit';
 type Kit = ReturnType<typeof setup>;
 
 /** Makes the kit's ledger and stores time out: each named call fails on the calls listed (1-based, counted per method). */
-function injectTimeouts(kit: Kit, plan: Partial<Record<'claimRecipients' | 'recordOutcomes' | 'addChunkProgress' | 'readJobControl' | 'reconcileChunk', number[]>>) {
+function injectTimeouts(
+  kit: Kit,
+  plan: Partial<Record<'claimRecipients' | 'recordOutcomes' | 'addChunkProgress' | 'readJobControl' | 'reconcileChunk', number[]>>,
+) {
   const injected: string[] = [];
   const target = kit.broadcasts as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
   for (const [method, failing] of Object.entries(plan)) {
@@ -39,7 +42,13 @@ describe('the chunk worker with its store calls retried in place', () => {
     const kit = setup({ rate: 50 });
     const message = chunkMessage(60);
     await kit.createJob(message);
-    const injected = injectTimeouts(kit, { claimRecipients: [2, 3, 5], recordOutcomes: [1, 2], addChunkProgress: [1], readJobControl: [1], reconcileChunk: [1] });
+    const injected = injectTimeouts(kit, {
+      claimRecipients: [2, 3, 5],
+      recordOutcomes: [1, 2],
+      addChunkProgress: [1],
+      readJobControl: [1],
+      reconcileChunk: [1],
+    });
 
     const report = await kit.time.run(() => processOutboundChunk(withStoreRetries(kit.dependencies, invocationOf(kit)), message, invocationOf(kit)));
 

@@ -8,7 +8,11 @@ import { START, startMs, baseSettings, setup, statusCounts, type ChunkWorkerKit 
 describe('processOutboundChunk when Meta pauses the job template', () => {
   const HOUR = 3_600_000;
   const templateEvent = (status: string, at: Date) => ({ name: 'order_update', language: 'en_US', status, templateId: 'tpl_1', at });
-  const heldMessages = (kit: ChunkWorkerKit) => kit.queue.batches.map((batch) => ({ delaySeconds: batch.delaySeconds, recipients: batch.messages.flatMap((message) => message.recipients.map(({ index }) => index)) }));
+  const heldMessages = (kit: ChunkWorkerKit) =>
+    kit.queue.batches.map((batch) => ({
+      delaySeconds: batch.delaySeconds,
+      recipients: batch.messages.flatMap((message) => message.recipients.map(({ index }) => index)),
+    }));
 
   it('sends nothing for a chunk picked up while the template is PAUSED: the job is paused with the reason and the whole chunk is held for the recheck', async () => {
     const kit = setup();
@@ -21,7 +25,11 @@ describe('processOutboundChunk when Meta pauses the job template', () => {
     expect(report).toMatchObject({ sent: 0, failed: 0, held: 30, chunkDone: false });
     expect(kit.broadcasts.entriesOf(message.jobId, 0)).toEqual([]);
     expect(heldMessages(kit)).toEqual([{ delaySeconds: 60, recipients: message.recipients.map(({ index }) => index) }]);
-    expect(await kit.broadcasts.getJob(message.jobId)).toMatchObject({ pausedAt: START, pauseReason: 'TEMPLATE_PAUSED', pauseFailsAt: new Date(startMs + 3 * HOUR).toISOString() });
+    expect(await kit.broadcasts.getJob(message.jobId)).toMatchObject({
+      pausedAt: START,
+      pauseReason: 'TEMPLATE_PAUSED',
+      pauseFailsAt: new Date(startMs + 3 * HOUR).toISOString(),
+    });
   });
 
   it('re-reads the job at the cancellation pace but the template state at most once a second (a refused send holds the job at once anyway)', async () => {
@@ -63,7 +71,9 @@ describe('processOutboundChunk when Meta pauses the job template', () => {
     expect(kit.upstream.sends.length).toBeLessThanOrEqual(9 + baseSettings.maxInFlight);
     expect(report).toMatchObject({ sent: 9, failed: 0, unknown: 0, held: 51, chunkDone: false });
     const sentIndexes = new Set(entries.map((entry) => entry.index));
-    expect(heldMessages(kit)).toEqual([{ delaySeconds: 60, recipients: message.recipients.map(({ index }) => index).filter((index) => !sentIndexes.has(index)) }]);
+    expect(heldMessages(kit)).toEqual([
+      { delaySeconds: 60, recipients: message.recipients.map(({ index }) => index).filter((index) => !sentIndexes.has(index)) },
+    ]);
     expect(kit.broadcasts.chunk(message.jobId, 0)).toMatchObject({ sent: 9, failed: 0, failuresByReason: {} });
     const job = (await kit.broadcasts.getJob(message.jobId))!;
     expect(job).toMatchObject({ pausedAt: expect.any(String), pauseReason: 'TEMPLATE_PAUSED' });
@@ -111,7 +121,12 @@ describe('processOutboundChunk when Meta pauses the job template', () => {
     expect(job.pauseReason).toBeUndefined();
     expect(statusCounts(kit.broadcasts.entriesOf(message.jobId, 0))).toEqual({ SENT: 40 });
     // After the resume each held recipient got exactly one send, and nobody sent before got another.
-    expect(kit.upstream.sends.slice(sendsBeforeResume).map((send) => send.to).sort()).toEqual(held.recipients.map(({ to }) => to).sort());
+    expect(
+      kit.upstream.sends
+        .slice(sendsBeforeResume)
+        .map((send) => send.to)
+        .sort(),
+    ).toEqual(held.recipients.map(({ to }) => to).sort());
     expect(new Set(kit.broadcasts.entriesOf(message.jobId, 0).map((entry) => entry.messageId)).size).toBe(40);
     expect(summarizeJob(job, await kit.broadcasts.getChunkProgress(message.jobId)).status).toBe('COMPLETED');
   });

@@ -86,7 +86,7 @@ describe('processOutboundChunk within its time budget', () => {
   });
 });
 
-describe('processOutboundChunk at the account\'s pace', () => {
+describe("processOutboundChunk at the account's pace", () => {
   it('paces sends of two workers of one account at most R per second, 1000/R ms apart', async () => {
     const rate = 20;
     const kit = setup({ rate, settings: { maxInFlight: 8 }, jobChunks: [30, 30] });
@@ -129,7 +129,7 @@ describe('processOutboundChunk at the account\'s pace', () => {
   });
 });
 
-describe('in-flight budget (Little\'s law)', () => {
+describe("in-flight budget (Little's law)", () => {
   /** Every send takes `latencyMs` of virtual time; the most sends out at once is recorded. */
   const slowUpstream = (kit: ChunkWorkerKit, latencyMs: number) => {
     let inFlight = 0;
@@ -144,7 +144,7 @@ describe('in-flight budget (Little\'s law)', () => {
   };
   const spanMs = (kit: ChunkWorkerKit) => kit.upstream.sends[kit.upstream.sends.length - 1]!.at - kit.upstream.sends[0]!.at;
 
-  it('keeps rate x latency sends in flight, so a 300 ms upstream still gets the account\'s 100/s (a fixed 16 lanes would get 53/s)', async () => {
+  it("keeps rate x latency sends in flight, so a 300 ms upstream still gets the account's 100/s (a fixed 16 lanes would get 53/s)", async () => {
     const kit = setup({ rate: 100, settings: { maxInFlight: 512, minInFlight: 16, latencyPriorMs: 300 } });
     const seen = slowUpstream(kit, 300);
     const message = chunkMessage(600);
@@ -204,7 +204,7 @@ describe('a business account other workers already keep busy', () => {
   // Lane time with the default prior: 500 ms of latency + the 1,000 ms rate-limit hold.
   const laneTimeMs = 500 + baseSettings.rateLimitHoldMs;
 
-  it('yields its concurrency slot: nothing claimed or sent, the same message re-queued, delayed by one chunk\'s time at the account\'s rate', async () => {
+  it("yields its concurrency slot: nothing claimed or sent, the same message re-queued, delayed by one chunk's time at the account's rate", async () => {
     const kit = setup({ rate: 20 });
     const message = chunkMessage(30);
     await kit.createJob(message);
@@ -231,7 +231,7 @@ describe('a business account other workers already keep busy', () => {
     expect(kit.queue.batches[0]!.delaySeconds).toBe(60);
   });
 
-  it('sends when the schedule is booked less than a lane\'s time ahead, or only held after a rate-limit answer', async () => {
+  it("sends when the schedule is booked less than a lane's time ahead, or only held after a rate-limit answer", async () => {
     const booked = setup({ rate: 20 });
     const message = chunkMessage(10);
     await booked.createJob(message);

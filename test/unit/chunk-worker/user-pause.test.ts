@@ -75,13 +75,20 @@ describe('a person pauses a job (pausedBy user)', () => {
     const message = chunkMessage(5);
     await kit.createJob(message);
     await kit.broadcasts.pauseJob(message.jobId, { pausedAt: START, reason: 'TEMPLATE_PAUSED', failsAt: '2026-03-01T15:00:00.000Z', pausedBy: 'meta' });
-    expect((await pauseJob({ broadcasts: kit.broadcasts }, caller(message), message.jobId, readingOf(kit))).pause).toMatchObject({ pausedBy: 'user', failsAt: null });
+    expect((await pauseJob({ broadcasts: kit.broadcasts }, caller(message), message.jobId, readingOf(kit))).pause).toMatchObject({
+      pausedBy: 'user',
+      failsAt: null,
+    });
 
     const other = chunkMessage(5, { jobId: 'pub_held' });
     await kit.createJob(other);
     const hold = { pausedAt: START, reason: 'ACCOUNT_LOCKED', pausedBy: 'meta' as const, code: 131031 };
     await kit.broadcasts.pauseJob(other.jobId, hold);
-    expect((await pauseJob({ broadcasts: kit.broadcasts }, caller(other), other.jobId, readingOf(kit))).pause).toMatchObject({ reason: 'ACCOUNT_LOCKED', pausedBy: 'meta', code: 131031 });
+    expect((await pauseJob({ broadcasts: kit.broadcasts }, caller(other), other.jobId, readingOf(kit))).pause).toMatchObject({
+      reason: 'ACCOUNT_LOCKED',
+      pausedBy: 'meta',
+      code: 131031,
+    });
   });
 
   it('refuses a finished or cancelled job (409 JOB_ALREADY_FINISHED)', async () => {
@@ -89,11 +96,15 @@ describe('a person pauses a job (pausedBy user)', () => {
     const message = chunkMessage(3);
     await kit.createJob(message);
     await kit.run(message);
-    await expect(pauseJob({ broadcasts: kit.broadcasts }, caller(message), message.jobId, readingOf(kit))).rejects.toMatchObject({ code: 'JOB_ALREADY_FINISHED' });
+    await expect(pauseJob({ broadcasts: kit.broadcasts }, caller(message), message.jobId, readingOf(kit))).rejects.toMatchObject({
+      code: 'JOB_ALREADY_FINISHED',
+    });
     const cancelled = chunkMessage(3, { jobId: 'pub_cancelled' });
     await kit.createJob(cancelled);
     await cancelJob(kit.broadcasts, caller(cancelled), cancelled.jobId, readingOf(kit));
-    await expect(pauseJob({ broadcasts: kit.broadcasts }, caller(cancelled), cancelled.jobId, readingOf(kit))).rejects.toMatchObject({ code: 'JOB_ALREADY_FINISHED' });
+    await expect(pauseJob({ broadcasts: kit.broadcasts }, caller(cancelled), cancelled.jobId, readingOf(kit))).rejects.toMatchObject({
+      code: 'JOB_ALREADY_FINISHED',
+    });
   });
 
   it('past the limit (30 days) the held job is cancelled (PAUSE_EXPIRED): its rest CANCELLED, never sent, the job finishes CANCELLED', async () => {

@@ -60,6 +60,8 @@ describe('holdWaiting: recipients that must wait are re-queued, not claimed', ()
   it('a failed enqueue throws (the message comes back whole; nothing was claimed)', async () => {
     const { message, queue, dependencies } = await setUp(60);
     queue.failure = new Error('queue down');
-    await expect(holdWaiting(dependencies, message, [{ recipient: message.recipients[0]!, until: at('2026-06-01T09:00:00.000Z'), why: 'window' }], emptyReport())).rejects.toThrow('queue down');
+    await expect(
+      holdWaiting(dependencies, message, [{ recipient: message.recipients[0]!, until: at('2026-06-01T09:00:00.000Z'), why: 'window' }], emptyReport()),
+    ).rejects.toThrow('queue down');
   });
 });

@@ -16,7 +16,12 @@ const reference: ClickReference = { jobId: 'pub_8fJ2kQx0aZ9yT3bN1cV7mL', chunkIn
 describe('click tokens', () => {
   it('round-trip: the token names exactly its job, chunk, recipient, button and scope', () => {
     expect(readClickToken(key, clickToken(key, reference))).toEqual(reference);
-    expect(readClickToken(key, clickToken(key, { ...reference, scope: 'job', index: 0, chunkIndex: 0 }))).toEqual({ ...reference, scope: 'job', index: 0, chunkIndex: 0 });
+    expect(readClickToken(key, clickToken(key, { ...reference, scope: 'job', index: 0, chunkIndex: 0 }))).toEqual({
+      ...reference,
+      scope: 'job',
+      index: 0,
+      chunkIndex: 0,
+    });
   });
 
   it('is deterministic (a retried send makes the same token), URL-safe and short', () => {
@@ -70,10 +75,26 @@ describe('the link key', () => {
 });
 
 describe('preview fetchers', () => {
-  it.each(['WhatsApp/2.23.20.0 A', 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)', 'Facebot', 'Twitterbot/1.0', 'Slackbot-LinkExpanding 1.0', 'TelegramBot (like TwitterBot)', 'Mozilla/5.0 (compatible; Discordbot/2.0)', 'LinkedInBot/1.0', 'Mozilla/5.0 (compatible; Googlebot/2.1)', 'Mozilla/5.0 (compatible; bingbot/2.0)', '', undefined])('%s is a preview fetcher', (agent) => {
+  it.each([
+    'WhatsApp/2.23.20.0 A',
+    'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+    'Facebot',
+    'Twitterbot/1.0',
+    'Slackbot-LinkExpanding 1.0',
+    'TelegramBot (like TwitterBot)',
+    'Mozilla/5.0 (compatible; Discordbot/2.0)',
+    'LinkedInBot/1.0',
+    'Mozilla/5.0 (compatible; Googlebot/2.1)',
+    'Mozilla/5.0 (compatible; bingbot/2.0)',
+    '',
+    undefined,
+  ])('%s is a preview fetcher', (agent) => {
     expect(isPreviewFetcher(agent)).toBe(true);
   });
-  it.each(['Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1', 'Mozilla/5.0 (Linux; Android 14) Chrome/120.0 Mobile Safari/537.36'])('%s is a person', (agent) => {
+  it.each([
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1',
+    'Mozilla/5.0 (Linux; Android 14) Chrome/120.0 Mobile Safari/537.36',
+  ])('%s is a person', (agent) => {
     expect(isPreviewFetcher(agent)).toBe(false);
   });
 });
@@ -93,7 +114,12 @@ describe('trackedUrl in a request', () => {
 });
 
 describe('a tracked template button', () => {
-  const template = (url: string) => ({ components: [{ type: 'BODY', text: 'Hi {{1}}' }, { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'See', url }] }] });
+  const template = (url: string) => ({
+    components: [
+      { type: 'BODY', text: 'Hi {{1}}' },
+      { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'See', url }] },
+    ],
+  });
   const base = 'https://links.example/l';
   const source = { templateLabel: 'template new_arrivals', ownPrefix: 'data[0].' };
 
@@ -109,12 +135,19 @@ describe('a tracked template button', () => {
     const now = new Date();
     expect(() => checkTemplateContent(tracked, { buttons: [{ index: 0, type: 'url', trackedUrl: 'https://shop.example/p/42' }] }, source, now)).not.toThrow();
     expect(() => checkTemplateContent(tracked, { buttons: [{ index: 0, type: 'url', text: 'own-suffix' }] }, source, now)).not.toThrow();
-    expect(() => checkTemplateContent(plain, { buttons: [{ index: 0, type: 'url', trackedUrl: 'https://shop.example/p/42' }] }, source, now)).toThrow(/buttons\[0\]\.trackedUrl is not expected/);
+    expect(() => checkTemplateContent(plain, { buttons: [{ index: 0, type: 'url', trackedUrl: 'https://shop.example/p/42' }] }, source, now)).toThrow(
+      /buttons\[0\]\.trackedUrl is not expected/,
+    );
   });
 
-  it('sends the token in place of the destination, job scope for the broadcast\'s, recipient scope for a recipient\'s own', () => {
+  it("sends the token in place of the destination, job scope for the broadcast's, recipient scope for a recipient's own", () => {
     const where = { jobId: 'pub_1', chunkIndex: 0, index: 7 };
-    const sent = withTrackedTokens(key, { buttons: [{ index: 0, type: 'url', trackedUrl: 'https://a.example/' }] }, { buttons: [{ index: 1, type: 'url', trackedUrl: 'https://b.example/' }] }, where);
+    const sent = withTrackedTokens(
+      key,
+      { buttons: [{ index: 0, type: 'url', trackedUrl: 'https://a.example/' }] },
+      { buttons: [{ index: 1, type: 'url', trackedUrl: 'https://b.example/' }] },
+      where,
+    );
     const [jobButton] = sent.template!.buttons!;
     const [ownButton] = sent.recipient!.buttons!;
     expect(JSON.stringify(sent)).not.toContain('example');

@@ -6,8 +6,16 @@ const value = {
   messaging_product: 'whatsapp',
   metadata: { display_phone_number: '15550001111', phone_number_id: '120000000000001' },
   user_actions: [
-    { action_type: 'marketing_messages_link_click', timestamp: '1764583200', marketing_messages_link_click_data: { click_component: 'cta', click_id: 'seen-by-redirect' } },
-    { action_type: 'marketing_messages_link_click', timestamp: 1764583260, marketing_messages_link_click_data: { click_component: 'body', product_id: 'sku-9', tracking_token: 'tt' } },
+    {
+      action_type: 'marketing_messages_link_click',
+      timestamp: '1764583200',
+      marketing_messages_link_click_data: { click_component: 'cta', click_id: 'seen-by-redirect' },
+    },
+    {
+      action_type: 'marketing_messages_link_click',
+      timestamp: 1764583260,
+      marketing_messages_link_click_data: { click_component: 'body', product_id: 'sku-9', tracking_token: 'tt' },
+    },
     { action_type: 'something_else', timestamp: '1764583300' },
     { action_type: 'marketing_messages_link_click', timestamp: 'soon', marketing_messages_link_click_data: { click_component: 'cta' } },
   ],
@@ -33,6 +41,13 @@ describe("Meta's link-click events", () => {
     await expect(recordMetaLinkClicks(ports, 'org_1', '120000000000001', metaLinkClicksOf(value))).resolves.toEqual({ correlated: 1, published: 1 });
     expect(published).toHaveLength(1);
     expect(published[0]!.type).toBe('link.clicked');
-    expect(published[0]!.data).toEqual({ source: 'meta', phoneNumberId: '120000000000001', at: '2025-12-01T10:01:00.000Z', clickComponent: 'body', productId: 'sku-9', trackingToken: 'tt' });
+    expect(published[0]!.data).toEqual({
+      source: 'meta',
+      phoneNumberId: '120000000000001',
+      at: '2025-12-01T10:01:00.000Z',
+      clickComponent: 'body',
+      productId: 'sku-9',
+      trackingToken: 'tt',
+    });
   });
 });

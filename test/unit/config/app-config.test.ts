@@ -30,12 +30,17 @@ describe('configuration (valibot, parsed once at init)', () => {
   test('send windows: SEND_WINDOW_RECHECK_SECONDS (default 900, at most the 900 s SQS delay)', () => {
     expect(parseAppConfig({}).worker.waitingRecheckSeconds).toBe(900);
     expect(parseAppConfig({ SEND_WINDOW_RECHECK_SECONDS: '1' }).worker.waitingRecheckSeconds).toBe(1);
-    expect(messageOf(() => parseAppConfig({ SEND_WINDOW_RECHECK_SECONDS: '901' }))).toBe('SEND_WINDOW_RECHECK_SECONDS must be at most 900 (the longest SQS delay)');
+    expect(messageOf(() => parseAppConfig({ SEND_WINDOW_RECHECK_SECONDS: '901' }))).toBe(
+      'SEND_WINDOW_RECHECK_SECONDS must be at most 900 (the longest SQS delay)',
+    );
   });
 
   test('template pauses: PAUSE_RECHECK_SECONDS (default 60, at most the 900 s SQS delay) and TEMPLATE_PAUSE_TIMEOUT_MINUTES (default 390)', () => {
     expect(parseAppConfig({}).worker).toMatchObject({ pauseRecheckSeconds: 60, templatePauseTimeoutMs: 390 * 60_000 });
-    expect(parseAppConfig({ PAUSE_RECHECK_SECONDS: '900', TEMPLATE_PAUSE_TIMEOUT_MINUTES: '0.05' }).worker).toMatchObject({ pauseRecheckSeconds: 900, templatePauseTimeoutMs: 3_000 });
+    expect(parseAppConfig({ PAUSE_RECHECK_SECONDS: '900', TEMPLATE_PAUSE_TIMEOUT_MINUTES: '0.05' }).worker).toMatchObject({
+      pauseRecheckSeconds: 900,
+      templatePauseTimeoutMs: 3_000,
+    });
     expect(messageOf(() => parseAppConfig({ PAUSE_RECHECK_SECONDS: '901' }))).toBe('PAUSE_RECHECK_SECONDS must be at most 900 (the longest SQS delay)');
     expect(messageOf(() => parseAppConfig({ TEMPLATE_PAUSE_TIMEOUT_MINUTES: '0' }))).toBe('TEMPLATE_PAUSE_TIMEOUT_MINUTES must be a positive number');
   });
@@ -95,19 +100,33 @@ describe("a function's own environment", () => {
       RATE_LIMIT_TABLE: 'limits',
     });
     expect(environmentOf('health', platform)).toEqual({ AWS_REGION: 'eu-west-1', DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', WORKER_MAX_ATTEMPTS: '3' });
-    expect(environmentOf('chunk-worker', platform)).toMatchObject({ OUTBOUND_QUEUE_URL: 'http://queue', LOCAL_TOKEN_KEY: 'key', GRAPH_API_BASE_URL: 'http://graph' });
+    expect(environmentOf('chunk-worker', platform)).toMatchObject({
+      OUTBOUND_QUEUE_URL: 'http://queue',
+      LOCAL_TOKEN_KEY: 'key',
+      GRAPH_API_BASE_URL: 'http://graph',
+    });
     // A dead-letter queue only for the function that parks messages there itself.
     expect(environmentOf('customer-events', platform)).toMatchObject({ CUSTOMER_EVENTS_DEAD_LETTER_QUEUE_URL: 'http://customer-events-dlq' });
     expect(environmentOf('chunk-worker', platform).CUSTOMER_EVENTS_DEAD_LETTER_QUEUE_URL).toBeUndefined();
     // The consumer of a dead-letter queue gets that queue's URL (receivesFrom), and no token key nor Graph API.
-    expect(environmentOf('chunk-dead-letters', platform)).toMatchObject({ OUTBOUND_DEAD_LETTER_QUEUE_URL: 'http://queue-dlq', CUSTOMER_EVENTS_QUEUE_URL: 'http://customer-events' });
+    expect(environmentOf('chunk-dead-letters', platform)).toMatchObject({
+      OUTBOUND_DEAD_LETTER_QUEUE_URL: 'http://queue-dlq',
+      CUSTOMER_EVENTS_QUEUE_URL: 'http://customer-events',
+    });
     expect(environmentOf('chunk-dead-letters', platform)).not.toHaveProperty('LOCAL_TOKEN_KEY');
     expect(environmentOf('chunk-worker', platform).OUTBOUND_DEAD_LETTER_QUEUE_URL).toBeUndefined();
     // The lanes (docs/SCALE.md "The single-message lane"): each worker names its own queue only; chunk-dead-letters both dead-letter queues.
     expect(environmentOf('chunk-worker', platform)).not.toHaveProperty('SINGLE_MESSAGES_QUEUE_URL');
-    expect(environmentOf('single-sender', platform)).toMatchObject({ SINGLE_MESSAGES_QUEUE_URL: 'http://single', LOCAL_TOKEN_KEY: 'key', GRAPH_API_BASE_URL: 'http://graph' });
+    expect(environmentOf('single-sender', platform)).toMatchObject({
+      SINGLE_MESSAGES_QUEUE_URL: 'http://single',
+      LOCAL_TOKEN_KEY: 'key',
+      GRAPH_API_BASE_URL: 'http://graph',
+    });
     expect(environmentOf('single-sender', platform)).not.toHaveProperty('OUTBOUND_QUEUE_URL');
-    expect(environmentOf('chunk-dead-letters', platform)).toMatchObject({ OUTBOUND_DEAD_LETTER_QUEUE_URL: 'http://queue-dlq', SINGLE_MESSAGES_DEAD_LETTER_QUEUE_URL: 'http://single-dlq' });
+    expect(environmentOf('chunk-dead-letters', platform)).toMatchObject({
+      OUTBOUND_DEAD_LETTER_QUEUE_URL: 'http://queue-dlq',
+      SINGLE_MESSAGES_DEAD_LETTER_QUEUE_URL: 'http://single-dlq',
+    });
     expect(environmentOf('broadcast-send', platform)).toMatchObject({ OUTBOUND_QUEUE_URL: 'http://queue', SINGLE_MESSAGES_QUEUE_URL: 'http://single' });
   });
 

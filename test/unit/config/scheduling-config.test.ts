@@ -14,10 +14,18 @@ describe('scheduling settings', () => {
       BROADCAST_SCHEDULER_ROLE_ARN: 'arn:role',
       BROADCAST_SCHEDULER_TARGET_ARN: 'arn:function',
     });
-    expect(config.scheduling).toEqual({ minLeadSeconds: 1, sweepGraceMs: 2_000, scheduleGroup: 'group', schedulerRoleArn: 'arn:role', targetFunctionArn: 'arn:function' });
+    expect(config.scheduling).toEqual({
+      minLeadSeconds: 1,
+      sweepGraceMs: 2_000,
+      scheduleGroup: 'group',
+      schedulerRoleArn: 'arn:role',
+      targetFunctionArn: 'arn:function',
+    });
   });
 
   it.each(['0', '-5', '1.5', 'soon'])('refuses a minimum lead of %s, naming the variable', (value) => {
-    expect(() => parseAppConfig({ BROADCAST_SCHEDULE_MIN_LEAD_SECONDS: value })).toThrow(new ConfigurationError('BROADCAST_SCHEDULE_MIN_LEAD_SECONDS must be a positive integer'));
+    expect(() => parseAppConfig({ BROADCAST_SCHEDULE_MIN_LEAD_SECONDS: value })).toThrow(
+      new ConfigurationError('BROADCAST_SCHEDULE_MIN_LEAD_SECONDS must be a positive integer'),
+    );
   });
 });

@@ -24,7 +24,10 @@ const demoTemplates: TemplateView[] = demoRetailAccount().templates.map((templat
   status: template.status,
   category: template.category,
   language: template.language,
-  components: template.components.map((component) => ({ type: String(component.type), ...(typeof component.text === 'string' ? { text: component.text } : {}) })),
+  components: template.components.map((component) => ({
+    type: String(component.type),
+    ...(typeof component.text === 'string' ? { text: component.text } : {}),
+  })),
   parameters: requirementsOf({ components: template.components as never, parameter_format: template.parameterFormat, category: template.category }),
 }));
 const demo = (name: string) => demoTemplates.find((template) => template.name === name)!;
@@ -36,7 +39,10 @@ describe('CSV records', () => {
       { line: 2, fields: ['x\ny', '2'] },
       { line: 4, fields: ['z', 'q"r'] },
     ]);
-    expect(parseCsv('a,b\r\n"x,1",2\r\n')).toEqual([['a', 'b'], ['x,1', '2']]);
+    expect(parseCsv('a,b\r\n"x,1",2\r\n')).toEqual([
+      ['a', 'b'],
+      ['x,1', '2'],
+    ]);
   });
 });
 
@@ -55,13 +61,16 @@ describe('an audience file', () => {
   });
 
   it('refuses a header without an identity column, with a name twice or an attribute name the API refuses', () => {
-    expect(membersOfCsv('name,city\nAda,Pune\n')).toEqual({ ok: false, problem: { line: 1, field: 'header', rule: 'must name toPhoneNumber (with countryCode) or userId' } });
+    expect(membersOfCsv('name,city\nAda,Pune\n')).toEqual({
+      ok: false,
+      problem: { line: 1, field: 'header', rule: 'must name toPhoneNumber (with countryCode) or userId' },
+    });
     expect(membersOfCsv('userId,city,city\n')).toMatchObject({ ok: false, problem: { rule: 'names city twice' } });
     expect(membersOfCsv('userId,first name\n')).toMatchObject({ ok: false, problem: { field: 'header "first name"' } });
     expect(membersOfCsv('')).toMatchObject({ ok: false, problem: { field: 'file', rule: 'is empty' } });
   });
 
-  it('is sent in pages, and the API\'s invalid indexes name the lines of that page', () => {
+  it("is sent in pages, and the API's invalid indexes name the lines of that page", () => {
     const members = Array.from({ length: 2_012 }, (_, index) => ({ line: index + 2, member: { userId: `u${index}` } }));
     const pages = pagesOf(members);
     expect(pages.map((page) => page.length)).toEqual([1000, 1000, 12]);
@@ -83,7 +92,12 @@ describe("a template's needs and the values built from them", () => {
       ['body-2', 'Body {{2}}'],
       ['button-0', 'Button 1: URL suffix'],
     ]);
-    const values = campaignValuesOf(needs, { header: literal('https://cdn.example/p.jpg'), 'body-1': attribute('first_name', 'there'), 'body-2': attribute('order_id'), 'button-0': attribute('order_id') });
+    const values = campaignValuesOf(needs, {
+      header: literal('https://cdn.example/p.jpg'),
+      'body-1': attribute('first_name', 'there'),
+      'body-2': attribute('order_id'),
+      'button-0': attribute('order_id'),
+    });
     expect(values).toEqual({
       templateParams: [{ attribute: 'first_name', fallback: 'there' }, { attribute: 'order_id' }],
       header: { type: 'image', link: 'https://cdn.example/p.jpg' },
@@ -98,7 +112,12 @@ describe("a template's needs and the values built from them", () => {
     expect(fillable.map((template) => template.name)).toEqual(expect.arrayContaining(['order_update', 'order_shipped', 'summer_coupon', 'welcome_named']));
     for (const template of fillable) {
       const needs = needsOf(template.parameters);
-      const mappings = Object.fromEntries(needs.map((need) => [need.key, need.place.in === 'header' && need.place.type !== 'text' ? literal('https://cdn.example/x.jpg') : attribute('code', 'X1')]));
+      const mappings = Object.fromEntries(
+        needs.map((need) => [
+          need.key,
+          need.place.in === 'header' && need.place.type !== 'text' ? literal('https://cdn.example/x.jpg') : attribute('code', 'X1'),
+        ]),
+      );
       const values = campaignValuesOf(needs, mappings);
       expect(() => checkValuesFitTemplate(template.parameters, `template ${template.name}`, values, new Date())).not.toThrow();
     }
@@ -117,14 +136,26 @@ describe('the preview', () => {
   });
 
   it('shows what the server sends: the body filled with the parameters of the message Meta gets, the button value, the header link', () => {
-    const members: Array<{ attributes: Record<string, string | number | boolean> }> = [{ attributes: { first_name: 'Ada', order_id: 'A-1' } }, { attributes: { order_id: 7 } }, { attributes: { first_name: '  ', order_id: 'B-2' } }];
+    const members: Array<{ attributes: Record<string, string | number | boolean> }> = [
+      { attributes: { first_name: 'Ada', order_id: 'A-1' } },
+      { attributes: { order_id: 7 } },
+      { attributes: { first_name: '  ', order_id: 'B-2' } },
+    ];
     for (const member of members) {
       const preview = previewFor(shipped, values, member);
       const send = renderMemberSend(values, member);
       if (!preview.sent || 'skipped' in send) throw new Error('expected a send');
-      const message = templateMessageBody({ name: shipped.name, language: shipped.language }, { to: '919800000001', parameters: send.parameters, content: send.content }) as unknown as { template: { components: Array<{ type: string; parameters: Array<{ text?: string; image?: { link: string } }> }> } };
+      const message = templateMessageBody(
+        { name: shipped.name, language: shipped.language },
+        { to: '919800000001', parameters: send.parameters, content: send.content },
+      ) as unknown as { template: { components: Array<{ type: string; parameters: Array<{ text?: string; image?: { link: string } }> }> } };
       const part = (type: string) => message.template.components.find((component) => component.type === type)!.parameters;
-      expect(preview.body).toBe(fillText('Hi {{1}}, your order {{2}} is on its way.', part('body').map((parameter) => parameter.text!)));
+      expect(preview.body).toBe(
+        fillText(
+          'Hi {{1}}, your order {{2}} is on its way.',
+          part('body').map((parameter) => parameter.text!),
+        ),
+      );
       expect(preview.buttons).toEqual([{ label: 'Link', value: part('button')[0]!.text }]);
       expect(preview.header).toEqual({ kind: 'image', link: part('header')[0]!.image!.link });
     }
@@ -132,13 +163,21 @@ describe('the preview', () => {
   });
 
   it('says why a member would be skipped, as the expander would', () => {
-    expect(previewFor(shipped, values, { attributes: { first_name: 'Ada' } })).toEqual({ sent: false, reason: 'skipped: no order_id and no fallback (MISSING_ATTRIBUTE)' });
-    expect(previewFor(demo('order_update'), { templateParams: [{ attribute: 'name' }, 'x'.repeat(1025)] }, { attributes: { name: 'Ada' } })).toMatchObject({ sent: false, reason: expect.stringMatching(/INVALID_PARAMETER/) });
+    expect(previewFor(shipped, values, { attributes: { first_name: 'Ada' } })).toEqual({
+      sent: false,
+      reason: 'skipped: no order_id and no fallback (MISSING_ATTRIBUTE)',
+    });
+    expect(previewFor(demo('order_update'), { templateParams: [{ attribute: 'name' }, 'x'.repeat(1025)] }, { attributes: { name: 'Ada' } })).toMatchObject({
+      sent: false,
+      reason: expect.stringMatching(/INVALID_PARAMETER/),
+    });
   });
 
   it('fills a named template and shows the footer; offers the attribute names met', () => {
     const named = demo('welcome_named');
-    expect(previewFor(named, { templateParams: { first_name: { attribute: 'first_name' }, store: 'Demo Retail' } }, { attributes: { first_name: 'Ada' } })).toEqual({ sent: true, body: 'Hi Ada, welcome to Demo Retail!', buttons: [] });
+    expect(
+      previewFor(named, { templateParams: { first_name: { attribute: 'first_name' }, store: 'Demo Retail' } }, { attributes: { first_name: 'Ada' } }),
+    ).toEqual({ sent: true, body: 'Hi Ada, welcome to Demo Retail!', buttons: [] });
     expect(previewFor(demo('order_update'), { templateParams: ['Ada', 'A-1'] }, { attributes: {} })).toMatchObject({ footer: 'Demo Retail' });
     expect(attributeNamesOf([{ attributes: { b: 1, a: 2 } }, { attributes: { a: 3 } }])).toEqual(['a', 'b']);
   });
@@ -149,7 +188,14 @@ describe('the draft, its dry run and the launch question', () => {
     audience: { members: 2000, duplicates: 1, optedOut: 2, excluded: 0, filteredOut: 0, missingAttribute: 3, invalid: 0 },
     sendable: 1994,
     estimatedCost: { currency: 'USD', amount: '9.97', priced: 1994, unpriced: 0, byCategory: {} },
-    messagingLimit: { tier: 'TIER_1K', headroom: 1000, plan: [{ from: '2026-12-01T10:00:00.000Z', recipients: 1000 }, { from: '2026-12-02T11:00:00.000Z', recipients: 994 }] },
+    messagingLimit: {
+      tier: 'TIER_1K',
+      headroom: 1000,
+      plan: [
+        { from: '2026-12-01T10:00:00.000Z', recipients: 1000 },
+        { from: '2026-12-02T11:00:00.000Z', recipients: 994 },
+      ],
+    },
     sample: [],
     estimated: false,
     membersRead: 2000,
@@ -164,8 +210,21 @@ describe('the draft, its dry run and the launch question', () => {
   });
 
   it('builds the create body with the one audience and the schedule', () => {
-    const body = campaignBody({ name: 'S', fromPhoneNumber: '1555', audienceId: 'aud_1', template: { name: 't', language: 'en', category: 'UTILITY' }, values: { templateParams: ['a'] }, scheduledAt: scheduleOf('2026-12-24T09:00') });
-    expect(body).toMatchObject({ templateName: 't', templateType: 'UTILITY', audience: { audienceIds: ['aud_1'] }, templateParams: ['a'], scheduledAt: new Date('2026-12-24T09:00').toISOString() });
+    const body = campaignBody({
+      name: 'S',
+      fromPhoneNumber: '1555',
+      audienceId: 'aud_1',
+      template: { name: 't', language: 'en', category: 'UTILITY' },
+      values: { templateParams: ['a'] },
+      scheduledAt: scheduleOf('2026-12-24T09:00'),
+    });
+    expect(body).toMatchObject({
+      templateName: 't',
+      templateType: 'UTILITY',
+      audience: { audienceIds: ['aud_1'] },
+      templateParams: ['a'],
+      scheduledAt: new Date('2026-12-24T09:00').toISOString(),
+    });
     expect(scheduleOf('')).toBeUndefined();
   });
 

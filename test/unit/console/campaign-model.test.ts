@@ -1,13 +1,31 @@
 /** The console's pure parts for campaigns (console/model/): the funnel, the left-out rows, states, controls, the route and follow-ups. */
 import type { CampaignTotals, CampaignView } from '../../../console/model/api-types';
-import { campaignChangesByItself, campaignControlsOf, campaignProgressOf, campaignStateLabels, campaignStateNoteOf, isCampaignFinished } from '../../../console/model/campaign-state';
+import {
+  campaignChangesByItself,
+  campaignControlsOf,
+  campaignProgressOf,
+  campaignStateLabels,
+  campaignStateNoteOf,
+  isCampaignFinished,
+} from '../../../console/model/campaign-state';
 import { followUpBody, followUpDefaults, followUpOriginOfCampaign, reachesAnyone } from '../../../console/model/follow-up';
 import { campaignFunnelOf, skippedRowsOf } from '../../../console/model/funnel';
 import { campaignHref, routeOf } from '../../../console/model/route';
 import { CAMPAIGN_STATES } from '../../../shared/campaigns/campaign';
 
 const totals = (overrides: Partial<CampaignTotals> = {}): CampaignTotals => ({
-  audience: 3_700, sendable: 3_330, queued: 30, sent: 3_290, delivered: 3_100, read: 1_200, failed: 61, unknown: 0, optedOut: 1, skipped: 350, cancelled: 0, ...overrides,
+  audience: 3_700,
+  sendable: 3_330,
+  queued: 30,
+  sent: 3_290,
+  delivered: 3_100,
+  read: 1_200,
+  failed: 61,
+  unknown: 0,
+  optedOut: 1,
+  skipped: 350,
+  cancelled: 0,
+  ...overrides,
 });
 
 const view = (overrides: Partial<CampaignView> = {}): CampaignView => ({
@@ -30,13 +48,23 @@ const view = (overrides: Partial<CampaignView> = {}): CampaignView => ({
 describe("a campaign's funnel", () => {
   it('is the totals: audience → sendable → sent → delivered → read, skipped, opted out and failed beside them', () => {
     expect(campaignFunnelOf(totals()).map((bar) => [bar.label, bar.value])).toEqual([
-      ['Audience', 3_700], ['Sendable', 3_330], ['Sent', 3_290], ['Delivered', 3_100], ['Read', 1_200], ['Skipped', 350], ['Opted out', 1], ['Failed', 61],
+      ['Audience', 3_700],
+      ['Sendable', 3_330],
+      ['Sent', 3_290],
+      ['Delivered', 3_100],
+      ['Read', 1_200],
+      ['Skipped', 350],
+      ['Opted out', 1],
+      ['Failed', 61],
     ]);
   });
 
   it('lists who was left out by reason, in the API order, with none left out omitted', () => {
     const rows = skippedRowsOf({ MISSING_ATTRIBUTE: 50, DUPLICATE: 300, EXCLUDED: 0 });
-    expect(rows.map((row) => [row.reason, row.count])).toEqual([['DUPLICATE', 300], ['MISSING_ATTRIBUTE', 50]]);
+    expect(rows.map((row) => [row.reason, row.count])).toEqual([
+      ['DUPLICATE', 300],
+      ['MISSING_ATTRIBUTE', 50],
+    ]);
     expect(rows[1]!.meaning).toMatch(/no fallback/);
     expect(skippedRowsOf(undefined)).toEqual([]);
   });

@@ -4,7 +4,12 @@ import type { Me } from '../../../console/model/roles';
 import { routeOf } from '../../../console/model/route';
 
 const now = new Date('2026-12-02T10:00:00.000Z');
-const key = (credentialId: string, extra: Partial<ApiKeyRow> = {}): ApiKeyRow => ({ credentialId, origin: 'organization-admin', createdAt: '2026-12-01T10:00:00.000Z', ...extra });
+const key = (credentialId: string, extra: Partial<ApiKeyRow> = {}): ApiKeyRow => ({
+  credentialId,
+  origin: 'organization-admin',
+  createdAt: '2026-12-01T10:00:00.000Z',
+  ...extra,
+});
 
 describe('the API keys screen', () => {
   it('has its own admin address', () => {
@@ -30,13 +35,20 @@ describe('the API keys screen', () => {
   it('warns before revoking the key the console is signed in with, and only then', () => {
     const signedInWithKey: Me = { organizationId: 'org_1', actor: 'api-key', role: 'admin', credentialId: 'cred_1' };
     const admin: Me = { organizationId: 'org_1', actor: 'person', role: 'admin', personId: 'psn_1', email: 'ana@example.com' };
-    expect(revokeQuestion(key('cred_1'), signedInWithKey)).toBe('Revoke cred_1? This is the key you are signed in with: you will be signed out. Back ends using it are refused at once.');
+    expect(revokeQuestion(key('cred_1'), signedInWithKey)).toBe(
+      'Revoke cred_1? This is the key you are signed in with: you will be signed out. Back ends using it are refused at once.',
+    );
     expect(revokeQuestion(key('cred_2'), signedInWithKey)).toBe('Revoke cred_2? Back ends using it are refused at once.');
     expect(revokeQuestion(key('cred_1'), admin)).toBe('Revoke cred_1? Back ends using it are refused at once.');
   });
 
   it('lists active keys first, each group in the API’s order (newest first)', () => {
-    const keys = [key('cred_4'), key('cred_3', { revokedAt: '2026-12-01T12:00:00.000Z' }), key('cred_2'), key('cred_1', { expiresAt: '2026-12-01T00:00:00.000Z' })];
+    const keys = [
+      key('cred_4'),
+      key('cred_3', { revokedAt: '2026-12-01T12:00:00.000Z' }),
+      key('cred_2'),
+      key('cred_1', { expiresAt: '2026-12-01T00:00:00.000Z' }),
+    ];
     expect(activeFirst(keys, now).map((row) => row.credentialId)).toEqual(['cred_4', 'cred_2', 'cred_3', 'cred_1']);
   });
 });

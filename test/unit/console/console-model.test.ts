@@ -10,17 +10,37 @@ import { recipientsCsv, type RecipientRow } from '../../../shared/broadcast/list
 import { reasonTable } from '../../../shared/sending/failure-reasons';
 
 const summary = (overrides: Partial<JobSummary> = {}): JobSummary => ({
-  sent: 10, failed: 2, unknown: 0, pending: 0, chunksDone: 1, chunksTotal: 1, failuresByReason: {}, delivered: 8, read: 3, unconfirmed: 0, ...overrides,
+  sent: 10,
+  failed: 2,
+  unknown: 0,
+  pending: 0,
+  chunksDone: 1,
+  chunksTotal: 1,
+  failuresByReason: {},
+  delivered: 8,
+  read: 3,
+  unconfirmed: 0,
+  ...overrides,
 });
 
 describe('funnel and failures', () => {
   it('is the summary: sent, delivered, read and failed beside them', () => {
-    expect(funnelOf(summary()).map((bar) => [bar.label, bar.value])).toEqual([['Sent', 10], ['Delivered', 8], ['Read', 3], ['Failed', 2]]);
+    expect(funnelOf(summary()).map((bar) => [bar.label, bar.value])).toEqual([
+      ['Sent', 10],
+      ['Delivered', 8],
+      ['Read', 3],
+      ['Failed', 2],
+    ]);
   });
 
   it('groups failures by code, most first, with the words and action of the one reason table', () => {
     const groups = failureGroupsOf({ '131026': 1, '131049': 3, OPTED_OUT: 1, '999999': 2, ZERO: 0 }, reasonTable());
-    expect(groups.map((group) => [group.code, group.count])).toEqual([['131049', 3], ['999999', 2], ['131026', 1], ['OPTED_OUT', 1]]);
+    expect(groups.map((group) => [group.code, group.count])).toEqual([
+      ['131049', 3],
+      ['999999', 2],
+      ['131026', 1],
+      ['OPTED_OUT', 1],
+    ]);
     expect(groups[0]).toMatchObject({ title: 'Meta chose not to deliver this marketing message', action: expect.stringMatching(/^Do not resend at once/) });
     // A code the table lacks reads as the default reason, as the recipients list does.
     expect(groups[1]!.title).toBe('The message could not be sent');
@@ -40,7 +60,13 @@ describe('job state', () => {
 describe('messages per minute', () => {
   it('parses the CSV the API writes (quotes, commas, CRLF) and counts rows with a message id per minute', () => {
     const row = (messageId: string | null, updatedAt: string | null, failureReason: string | null = null): RecipientRow => ({
-      countryCode: '49', toPhoneNumber: '1701234567', status: 'SENT', messageId, failureReasonCode: null, failureReason, updatedAt,
+      countryCode: '49',
+      toPhoneNumber: '1701234567',
+      status: 'SENT',
+      messageId,
+      failureReasonCode: null,
+      failureReason,
+      updatedAt,
     });
     const csv = recipientsCsv([
       row('wamid.1', '2026-03-01T09:00:05.000Z', 'a "quoted", reason'),
@@ -64,7 +90,7 @@ describe('follow-ups', () => {
     expect(audienceOf('unread', 24)).toEqual({ statuses: ['SENT', 'DELIVERED'], notReadAfterHours: 24 });
   });
 
-  it('is a broadcast body without data, from the job\'s sender and template, with force only when asked', () => {
+  it("is a broadcast body without data, from the job's sender and template, with force only when asked", () => {
     const job = { broadcastName: 'Spring', template: { name: 'promo', language: 'en' }, fromPhoneNumber: '4915700000001' } as never;
     const form = followUpDefaults('failed', job);
     const body = followUpBody('failed', form, '4915700000001');
@@ -81,7 +107,13 @@ describe('follow-ups', () => {
   });
 
   it('offers a follow-up only when someone is in its audience', () => {
-    const view = (overrides: Partial<JobSummary>) => ({ jobId: 'j', status: 'COMPLETED' as const, totalRecipients: 10, totalChunks: 1, summary: summary(overrides) });
+    const view = (overrides: Partial<JobSummary>) => ({
+      jobId: 'j',
+      status: 'COMPLETED' as const,
+      totalRecipients: 10,
+      totalChunks: 1,
+      summary: summary(overrides),
+    });
     expect(hasAudience('failed', view({ failed: 0 }))).toBe(false);
     expect(hasAudience('unread', view({ sent: 5, read: 5 }))).toBe(false);
     expect(hasAudience('unread', view({ sent: 5, read: 4 }))).toBe(true);

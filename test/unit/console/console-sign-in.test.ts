@@ -62,7 +62,12 @@ describe('the flow’s addresses', () => {
 
   it('reads the provider’s answer and removes it from the address, keeping the hash route', () => {
     expect(callbackOf('https://x/console/?code=abc&state=s1&iss=https%3A%2F%2Fidp')).toEqual({ kind: 'code', code: 'abc', state: 's1' });
-    expect(callbackOf('https://x/console/?error=access_denied&error_description=no&state=s1')).toEqual({ kind: 'error', error: 'access_denied', description: 'no', state: 's1' });
+    expect(callbackOf('https://x/console/?error=access_denied&error_description=no&state=s1')).toEqual({
+      kind: 'error',
+      error: 'access_denied',
+      description: 'no',
+      state: 's1',
+    });
     expect(callbackOf('https://x/console/#/people')).toBeUndefined();
     expect(callbackOf('https://x/console/?code=abc')).toBeUndefined();
     expect(addressWithoutCallback('https://x/console/?code=abc&state=s&iss=https%3A%2F%2Fidp&session_state=z#/people')).toBe('https://x/console/#/people');
@@ -76,12 +81,23 @@ describe('the flow’s addresses', () => {
   });
 
   it('signs out at the end-session endpoint with client_id, never the token; Cognito at /logout', () => {
-    const discovery = { issuer: 'http://idp', authorization_endpoint: 'http://idp/auth', token_endpoint: 'http://idp/token', end_session_endpoint: 'http://idp/session/end' };
+    const discovery = {
+      issuer: 'http://idp',
+      authorization_endpoint: 'http://idp/auth',
+      token_endpoint: 'http://idp/token',
+      end_session_endpoint: 'http://idp/session/end',
+    };
     const address = signOutUrlOf(discovery, 'console', 'http://x/console/')!;
     expect(Object.fromEntries(new URL(address).searchParams)).toEqual({ client_id: 'console', post_logout_redirect_uri: 'http://x/console/' });
     expect(address).not.toMatch(/id_token/);
-    const cognito = { issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_x', authorization_endpoint: 'https://pool.auth.eu-west-1.amazoncognito.com/oauth2/authorize', token_endpoint: 'https://pool.auth.eu-west-1.amazoncognito.com/oauth2/token' };
-    expect(signOutUrlOf(cognito, 'abc', 'https://x/console/')).toBe('https://pool.auth.eu-west-1.amazoncognito.com/logout?client_id=abc&logout_uri=https%3A%2F%2Fx%2Fconsole%2F');
+    const cognito = {
+      issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_x',
+      authorization_endpoint: 'https://pool.auth.eu-west-1.amazoncognito.com/oauth2/authorize',
+      token_endpoint: 'https://pool.auth.eu-west-1.amazoncognito.com/oauth2/token',
+    };
+    expect(signOutUrlOf(cognito, 'abc', 'https://x/console/')).toBe(
+      'https://pool.auth.eu-west-1.amazoncognito.com/logout?client_id=abc&logout_uri=https%3A%2F%2Fx%2Fconsole%2F',
+    );
     expect(signOutUrlOf({ ...discovery, end_session_endpoint: undefined }, 'console', 'http://x/console/')).toBeUndefined();
     expect(new URL(signOutUrlOf(discovery, 'console', 'http://x/console/', 'idle')!).searchParams.get('state')).toBe('idle');
   });
@@ -103,7 +119,13 @@ describe('the flow’s addresses', () => {
 
 describe('what the console function serves for the sign-in', () => {
   it('sign-in.json: the first issuer, its client and the idle time; {} without one', async () => {
-    const people = { issuers: [{ issuer: 'http://127.0.0.1:4010', audience: 'console' }, { issuer: 'https://other', audience: 'x' }], idleMinutes: 15 };
+    const people = {
+      issuers: [
+        { issuer: 'http://127.0.0.1:4010', audience: 'console' },
+        { issuer: 'https://other', audience: 'x' },
+      ],
+      idleMinutes: 15,
+    };
     const assets = consoleAssets(mkdtempSync(join(tmpdir(), 'console-assets-')), () => signInSettingsOf(people));
     const served = await assets.read('sign-in.json');
     expect(served?.contentType).toBe('application/json; charset=utf-8');
@@ -114,7 +136,10 @@ describe('what the console function serves for the sign-in', () => {
   });
 
   it('the policy lets the page call the issuer and its token endpoint (Cognito’s domain), nothing else', async () => {
-    const discovery = { token_endpoint: 'https://pool.auth.eu-west-1.amazoncognito.com/oauth2/token', authorization_endpoint: 'https://pool.auth.eu-west-1.amazoncognito.com/oauth2/authorize' };
+    const discovery = {
+      token_endpoint: 'https://pool.auth.eu-west-1.amazoncognito.com/oauth2/token',
+      authorization_endpoint: 'https://pool.auth.eu-west-1.amazoncognito.com/oauth2/authorize',
+    };
     const fetchStub = (async () => new Response(JSON.stringify(discovery), { status: 200 })) as unknown as typeof fetch;
     const found = await identityOriginsOf('https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_x', fetchStub);
     expect(found).toEqual({ origins: ['https://cognito-idp.eu-west-1.amazonaws.com', 'https://pool.auth.eu-west-1.amazoncognito.com'], discovered: true });
@@ -126,7 +151,8 @@ describe('what the console function serves for the sign-in', () => {
       throw new Error('offline');
     }) as unknown as typeof fetch;
     await expect(identityOriginsOf('http://127.0.0.1:4010', down)).resolves.toEqual({ origins: ['http://127.0.0.1:4010'], discovered: false });
-    const hostile = (async () => new Response(JSON.stringify({ token_endpoint: "javascript:alert(1); script-src 'unsafe-inline'" }))) as unknown as typeof fetch;
+    const hostile = (async () =>
+      new Response(JSON.stringify({ token_endpoint: "javascript:alert(1); script-src 'unsafe-inline'" }))) as unknown as typeof fetch;
     await expect(identityOriginsOf('http://127.0.0.1:4010', hostile)).resolves.toEqual({ origins: ['http://127.0.0.1:4010'], discovered: true });
   });
 });

@@ -8,28 +8,71 @@ import { campaignBody } from '../../../console/model/campaign-draft';
 import { measurementOf } from '../../../console/model/campaign-measurement';
 import { audienceOf, choiceFilter, followUpBody, followUpDefaults, followUpOriginOfCampaign, reachesAnyone } from '../../../console/model/follow-up';
 import { campaignFunnelOf, funnelOf } from '../../../console/model/funnel';
-import { UNRELIABLE_LIFT, buttonRowsOf, liftRowsOf, liftVerdictOf, outcomeBarsOf, outcomeFactsOf, percentOf, tappedPayloadsOf } from '../../../console/model/outcomes';
+import {
+  UNRELIABLE_LIFT,
+  buttonRowsOf,
+  liftRowsOf,
+  liftVerdictOf,
+  outcomeBarsOf,
+  outcomeFactsOf,
+  percentOf,
+  tappedPayloadsOf,
+} from '../../../console/model/outcomes';
 import { liftOf } from '../../../shared/outcomes/lift';
 import { hasOutcomeColumns, outcomeCellsOf } from '../../../console/model/recipient-outcomes';
 import { badTrackedUrl, campaignValuesOf, needsOf, needsText } from '../../../console/model/template-needs';
 
 const summary = (overrides: Partial<JobSummary> = {}): JobSummary => ({
-  sent: 1_000, failed: 20, unknown: 0, pending: 0, chunksDone: 1, chunksTotal: 1, failuresByReason: {}, delivered: 800, read: 300, unconfirmed: 0, ...overrides,
+  sent: 1_000,
+  failed: 20,
+  unknown: 0,
+  pending: 0,
+  chunksDone: 1,
+  chunksTotal: 1,
+  failuresByReason: {},
+  delivered: 800,
+  read: 300,
+  unconfirmed: 0,
+  ...overrides,
 });
 
 const totals = (overrides: Partial<CampaignTotals> = {}): CampaignTotals => ({
-  audience: 1_100, sendable: 1_000, queued: 0, sent: 900, delivered: 800, read: 300, failed: 10, unknown: 0, optedOut: 2, skipped: 0, cancelled: 0, ...overrides,
+  audience: 1_100,
+  sendable: 1_000,
+  queued: 0,
+  sent: 900,
+  delivered: 800,
+  read: 300,
+  failed: 10,
+  unknown: 0,
+  optedOut: 2,
+  skipped: 0,
+  cancelled: 0,
+  ...overrides,
 });
 
 const lift = (overrides: Partial<CampaignLift> = {}): CampaignLift => ({
-  sentReplyRate: 0.1, holdoutInboundRate: 0.02, incrementalReplies: 72, heldOut: 100, holdoutInbound: 2, sent: 900, replied: 90, reliable: true, ...overrides,
+  sentReplyRate: 0.1,
+  holdoutInboundRate: 0.02,
+  incrementalReplies: 72,
+  heldOut: 100,
+  holdoutInbound: 2,
+  sent: 900,
+  replied: 90,
+  reliable: true,
+  ...overrides,
 });
 
 describe('the funnel after read', () => {
   it('continues sent → delivered → read → replied → clicked, failed beside, rates against delivered', () => {
     const bars = funnelOf(summary({ replied: 100, clicked: 40, buttons: [] }));
     expect(bars.map((bar) => [bar.label, bar.value, bar.rate])).toEqual([
-      ['Sent', 1_000, undefined], ['Delivered', 800, undefined], ['Read', 300, undefined], ['Replied', 100, '12.5 % of delivered'], ['Clicked', 40, '5.0 % of delivered'], ['Failed', 20, undefined],
+      ['Sent', 1_000, undefined],
+      ['Delivered', 800, undefined],
+      ['Read', 300, undefined],
+      ['Replied', 100, '12.5 % of delivered'],
+      ['Clicked', 40, '5.0 % of delivered'],
+      ['Failed', 20, undefined],
     ]);
   });
 
@@ -44,16 +87,34 @@ describe('the funnel after read', () => {
 
   it("puts a campaign's replied and clicked after read and its held out beside the failed", () => {
     const bars = campaignFunnelOf(totals({ replied: 90, clicked: 30, heldOut: 100 }));
-    expect(bars.map((bar) => bar.label)).toEqual(['Audience', 'Sendable', 'Sent', 'Delivered', 'Read', 'Replied', 'Clicked', 'Skipped', 'Opted out', 'Failed', 'Held out']);
+    expect(bars.map((bar) => bar.label)).toEqual([
+      'Audience',
+      'Sendable',
+      'Sent',
+      'Delivered',
+      'Read',
+      'Replied',
+      'Clicked',
+      'Skipped',
+      'Opted out',
+      'Failed',
+      'Held out',
+    ]);
     expect(campaignFunnelOf(totals({ heldOut: 0 })).map((bar) => bar.label)).not.toContain('Held out');
   });
 });
 
 describe('taps per button and the outcome facts', () => {
   it('lists taps in the template order, a tap no button matched last', () => {
-    const buttons = [{ index: -1, payload: 'hello', taps: 1 }, { index: 1, payload: 'NO', taps: 4 }, { index: 0, payload: 'YES', taps: 26 }];
+    const buttons = [
+      { index: -1, payload: 'hello', taps: 1 },
+      { index: 1, payload: 'NO', taps: 4 },
+      { index: 0, payload: 'YES', taps: 26 },
+    ];
     expect(buttonRowsOf(buttons)).toEqual([
-      { button: 'Button 1', payload: 'YES', taps: 26 }, { button: 'Button 2', payload: 'NO', taps: 4 }, { button: 'No button matched', payload: 'hello', taps: 1 },
+      { button: 'Button 1', payload: 'YES', taps: 26 },
+      { button: 'Button 2', payload: 'NO', taps: 4 },
+      { button: 'No button matched', payload: 'hello', taps: 1 },
     ]);
     expect(tappedPayloadsOf(buttons)).toEqual(['YES', 'NO', 'hello']);
     expect(buttonRowsOf(undefined)).toEqual([]);
@@ -61,7 +122,9 @@ describe('taps per button and the outcome facts', () => {
 
   it('says the STOP replies and the cost per reply and per click when the answer has them', () => {
     expect(outcomeFactsOf({ repliedByStop: 3 }, { currency: 'EUR', billed: 900, amount: '90.0000', perReply: '1.0000', perClick: '3.0000' })).toEqual([
-      ['Opted out by a STOP reply', '3'], ['Cost per reply', '1.0000 EUR'], ['Cost per click', '3.0000 EUR'],
+      ['Opted out by a STOP reply', '3'],
+      ['Cost per reply', '1.0000 EUR'],
+      ['Cost per click', '3.0000 EUR'],
     ]);
     expect(outcomeFactsOf({}, { currency: 'EUR', billed: 900, amount: '90.0000' })).toEqual([]);
   });
@@ -101,7 +164,12 @@ describe("the recipients' outcome columns", () => {
     expect(hasOutcomeColumns([{}, { repliedAt: null }])).toBe(true);
     expect(hasOutcomeColumns([{}])).toBe(false);
     expect(outcomeCellsOf({ repliedAt: null, buttonPayload: null, firstClickAt: null, clicks: 0 })).toEqual(['—', '—', '—']);
-    const [replied, button, clicks] = outcomeCellsOf({ repliedAt: '2026-12-01T10:00:00.000Z', buttonPayload: 'YES', firstClickAt: '2026-12-01T11:00:00.000Z', clicks: 2 });
+    const [replied, button, clicks] = outcomeCellsOf({
+      repliedAt: '2026-12-01T10:00:00.000Z',
+      buttonPayload: 'YES',
+      firstClickAt: '2026-12-01T11:00:00.000Z',
+      clicks: 2,
+    });
     expect(replied).not.toBe('—');
     expect(button).toBe('YES');
     expect(clicks).toMatch(/^2 \(first .+\)$/);
@@ -111,23 +179,41 @@ describe("the recipients' outcome columns", () => {
 describe("the follow-up's outcome filters", () => {
   it('sends replied, clicked and buttonPayloads in the audience, ANDed with the statuses', () => {
     expect(audienceOf('outcome', undefined, { replied: false }, ['READ'])).toEqual({ statuses: ['READ'], replied: false });
-    expect(audienceOf('outcome', undefined, { clicked: true, buttonPayloads: ['YES'] })).toEqual({ statuses: ['SENT', 'DELIVERED', 'READ'], clicked: true, buttonPayloads: ['YES'] });
+    expect(audienceOf('outcome', undefined, { clicked: true, buttonPayloads: ['YES'] })).toEqual({
+      statuses: ['SENT', 'DELIVERED', 'READ'],
+      clicked: true,
+      buttonPayloads: ['YES'],
+    });
     expect(audienceOf('unread', 24, { replied: false })).toEqual({ statuses: ['SENT', 'DELIVERED'], notReadAfterHours: 24, replied: false });
     expect(audienceOf('failed', undefined, { replied: true })).toEqual({ statuses: ['FAILED'] });
     expect([choiceFilter('yes'), choiceFilter('no'), choiceFilter('any')]).toEqual([true, false, undefined]);
   });
 
   it('builds the body of "read but did not reply" with the name saying what it follows', () => {
-    const form = { ...followUpDefaults('outcome', { broadcastName: 'Spring', template: { name: 'promo', language: 'en' }, fromPhoneNumber: '1' }), statuses: ['READ'], filters: { replied: false } };
+    const form = {
+      ...followUpDefaults('outcome', { broadcastName: 'Spring', template: { name: 'promo', language: 'en' }, fromPhoneNumber: '1' }),
+      statuses: ['READ'],
+      filters: { replied: false },
+    };
     expect(followUpBody('outcome', form, '4915700000001')).toEqual({
-      broadcastName: 'Spring · follow-up by outcome', fromPhoneNumber: '4915700000001', templateName: 'promo', templateLanguage: 'en', templateType: 'MARKETING', audience: { statuses: ['READ'], replied: false },
+      broadcastName: 'Spring · follow-up by outcome',
+      fromPhoneNumber: '4915700000001',
+      templateName: 'promo',
+      templateLanguage: 'en',
+      templateType: 'MARKETING',
+      audience: { statuses: ['READ'], replied: false },
     });
   });
 
   it('reaches anyone sent, and offers the payloads a campaign saw tapped', () => {
     expect(reachesAnyone('outcome', { sent: 1, read: 1, failed: 0 })).toBe(true);
     expect(reachesAnyone('outcome', { sent: 0, read: 0, failed: 3 })).toBe(false);
-    const origin = followUpOriginOfCampaign({ name: 'Spring', fromPhoneNumber: '1', template: { name: 'promo', language: 'en', category: 'MARKETING' }, totals: { buttons: [{ index: 0, payload: 'YES', taps: 2 }] } });
+    const origin = followUpOriginOfCampaign({
+      name: 'Spring',
+      fromPhoneNumber: '1',
+      template: { name: 'promo', language: 'en', category: 'MARKETING' },
+      totals: { buttons: [{ index: 0, payload: 'YES', taps: 2 }] },
+    });
     expect(origin.tappedPayloads).toEqual(['YES']);
   });
 });
@@ -142,20 +228,42 @@ describe("the builder's measurement and tracked links", () => {
   });
 
   it('sends holdout and attributionWindowHours in the create body', () => {
-    const body = campaignBody({ name: 'N', fromPhoneNumber: '1', audienceId: 'aud_1', template: { name: 't', language: 'en', category: 'MARKETING' }, values: {}, holdout: { percent: 10 }, attributionWindowHours: 24 });
+    const body = campaignBody({
+      name: 'N',
+      fromPhoneNumber: '1',
+      audienceId: 'aud_1',
+      template: { name: 't', language: 'en', category: 'MARKETING' },
+      values: {},
+      holdout: { percent: 10 },
+      attributionWindowHours: 24,
+    });
     expect(body).toMatchObject({ holdout: { percent: 10 }, attributionWindowHours: 24 });
-    expect(campaignBody({ name: 'N', fromPhoneNumber: '1', audienceId: 'aud_1', template: { name: 't', language: 'en', category: 'MARKETING' }, values: {} })).not.toHaveProperty('holdout');
+    expect(
+      campaignBody({ name: 'N', fromPhoneNumber: '1', audienceId: 'aud_1', template: { name: 't', language: 'en', category: 'MARKETING' }, values: {} }),
+    ).not.toHaveProperty('holdout');
   });
 
   it('asks a tracked URL button for its destination and sends it as trackedUrl (a literal or an attribute)', () => {
-    const parameters = { sendable: true, body: { format: 'POSITIONAL' as const, count: 0 }, buttons: [{ index: 0, type: 'URL', dynamic: true, tracked: true as const }, { index: 1, type: 'QUICK_REPLY', dynamic: false }] };
+    const parameters = {
+      sendable: true,
+      body: { format: 'POSITIONAL' as const, count: 0 },
+      buttons: [
+        { index: 0, type: 'URL', dynamic: true, tracked: true as const },
+        { index: 1, type: 'QUICK_REPLY', dynamic: false },
+      ],
+    };
     const needs = needsOf(parameters);
     expect(needs.map((need) => [need.key, need.label, need.optional])).toEqual([
-      ['button-0', 'Button 1: tracked link destination (https://)', false], ['button-1', 'Button 2: Quick-reply payload', true],
+      ['button-0', 'Button 1: tracked link destination (https://)', false],
+      ['button-1', 'Button 2: Quick-reply payload', true],
     ]);
     expect(needsText(parameters)).toBe('Button 1: tracked link destination, Button 2: Quick-reply payload');
-    expect(campaignValuesOf(needs, { 'button-0': { source: 'literal', value: 'https://shop.example/p/42?utm_source=wa' } })).toEqual({ buttons: [{ index: 0, type: 'url', trackedUrl: 'https://shop.example/p/42?utm_source=wa' }] });
-    expect(campaignValuesOf(needs, { 'button-0': { source: 'attribute', attribute: 'product_url', fallback: '' } })).toEqual({ buttons: [{ index: 0, type: 'url', trackedUrl: { attribute: 'product_url' } }] });
+    expect(campaignValuesOf(needs, { 'button-0': { source: 'literal', value: 'https://shop.example/p/42?utm_source=wa' } })).toEqual({
+      buttons: [{ index: 0, type: 'url', trackedUrl: 'https://shop.example/p/42?utm_source=wa' }],
+    });
+    expect(campaignValuesOf(needs, { 'button-0': { source: 'attribute', attribute: 'product_url', fallback: '' } })).toEqual({
+      buttons: [{ index: 0, type: 'url', trackedUrl: { attribute: 'product_url' } }],
+    });
     expect(badTrackedUrl(needs, { 'button-0': { source: 'literal', value: 'http://shop.example' } })?.key).toBe('button-0');
     expect(badTrackedUrl(needs, { 'button-0': { source: 'literal', value: `https://shop.example/${'a'.repeat(2_000)}` } })?.key).toBe('button-0');
     expect(badTrackedUrl(needs, { 'button-0': { source: 'literal', value: 'https://shop.example/p/42' } })).toBeUndefined();

@@ -56,7 +56,11 @@ describeIdempotencyGuardContract('InMemoryIdempotencyGuard', () => new InMemoryI
 describeJobStoreContract('InMemoryJobStore', () => new InMemoryBroadcastRepository());
 describeJobControlStoreContract('InMemoryJobControlStore', () => new InMemoryBroadcastRepository());
 describeRecipientLedgerContract('InMemoryRecipientLedger', () => new InMemoryBroadcastRepository());
-describeChunkProgressStoreContract('InMemoryChunkProgressStore', () => new InMemoryBroadcastRepository(), (repository) => (repository as InMemoryBroadcastRepository).outcomeFacts);
+describeChunkProgressStoreContract(
+  'InMemoryChunkProgressStore',
+  () => new InMemoryBroadcastRepository(),
+  (repository) => (repository as InMemoryBroadcastRepository).outcomeFacts,
+);
 describeRateLimiterContract('InMemoryRateLimiter', () => new InMemoryRateLimiter());
 describeWebhookEndpointRegistryContract('InMemoryWebhookRegistry', () => new InMemoryWebhookRegistry());
 describePortfolioReachContract('InMemoryPortfolioReach', () => new InMemoryPortfolioReach());

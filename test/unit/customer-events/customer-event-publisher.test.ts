@@ -37,7 +37,13 @@ class MemoryQueue implements CustomerEventQueue {
 }
 
 const now = '2025-05-01T12:00:00.000Z';
-const event = (overrides: Partial<CustomerEvent> = {}): CustomerEvent => ({ id: 'evt_1', type: 'message.status', createdAt: now, data: { n: 1 }, ...overrides });
+const event = (overrides: Partial<CustomerEvent> = {}): CustomerEvent => ({
+  id: 'evt_1',
+  type: 'message.status',
+  createdAt: now,
+  data: { n: 1 },
+  ...overrides,
+});
 
 function setup() {
   const registry = new FakeWebhookRegistry();
@@ -136,6 +142,11 @@ describe('a publisher for one webhook batch', () => {
     expect(reads).toEqual(['org_b/message.status', 'org_b/message.status']);
     registry.add('org_b', 'whk_10', 'https://b.example.com/10', 's10');
     await base.forBatch().publish('org_b', event({ id: 'evt_2' }));
-    expect(queue.queued.filter((delivery) => delivery.event.id === 'evt_2').map((delivery) => delivery.endpointId).sort()).toEqual(['whk_10', 'whk_9']);
+    expect(
+      queue.queued
+        .filter((delivery) => delivery.event.id === 'evt_2')
+        .map((delivery) => delivery.endpointId)
+        .sort(),
+    ).toEqual(['whk_10', 'whk_9']);
   });
 });

@@ -165,7 +165,7 @@ describe('dispatching one customer event delivery', () => {
     expect(queue.queued).toHaveLength(0);
   });
 
-  it('never looks up another organization\'s endpoint by id', async () => {
+  it("never looks up another organization's endpoint by id", async () => {
     const { transport, dependencies, delivery } = setup([200]);
     expect(await dispatchCustomerEvent(dependencies, { ...delivery, organizationId: 'org_b' })).toEqual({ kind: 'endpoint-gone' });
     expect(transport.requests).toHaveLength(0);
@@ -184,7 +184,11 @@ describe('the customer-events batch handler', () => {
   it('decodes the records, dispatches them and refuses a malformed message', async () => {
     const { transport, dependencies, delivery } = setup([200]);
     const record = (messageId: string, body: string) => ({ messageId, body }) as SQSEvent['Records'][number];
-    const response = await handleCustomerEventBatch(dependencies, [record('m1', encodeDelivery(delivery)), record('m2', '{"version":2}'), record('m3', 'not json')]);
+    const response = await handleCustomerEventBatch(dependencies, [
+      record('m1', encodeDelivery(delivery)),
+      record('m2', '{"version":2}'),
+      record('m3', 'not json'),
+    ]);
     expect(transport.requests).toHaveLength(1);
     // The malformed ones go back to SQS (and to its dead-letter queue after five receives); the good one is done.
     expect(response.batchItemFailures).toEqual([{ itemIdentifier: 'm2' }, { itemIdentifier: 'm3' }]);

@@ -28,9 +28,13 @@ describe('the rules', () => {
   it('an endpoint that answered within a minute and has no slow call in flight gets its burst slots too', () => {
     const proven = { ...fresh, lastSuccessAtMs: t0 - 30_000 };
     expect(admissionOf(proven, t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
-    expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 500, expiresAtMs: t0 + 14_500 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
+    expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 500, expiresAtMs: t0 + 14_500 }] }, t0, testFairness, 10_000)).toMatchObject({
+      slots: 8,
+    });
     // A call held for five seconds: slow (or dying); back to the base slots.
-    expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 5_000, expiresAtMs: t0 + 10_000 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
+    expect(admissionOf({ ...proven, leases: [{ slot: 3, acquiredAtMs: t0 - 5_000, expiresAtMs: t0 + 10_000 }] }, t0, testFairness, 10_000)).toMatchObject({
+      slots: 2,
+    });
     expect(admissionOf({ ...proven, lastSuccessAtMs: t0 - 60_001 }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
     expect(admissionOf({ ...proven, consecutiveFailures: 1 }, t0, testFairness, 10_000)).toMatchObject({ slots: 1 });
   });
@@ -78,13 +82,19 @@ describe('the rules', () => {
     expect([busyDelaySeconds(young, t0, () => 0), busyDelaySeconds(young, t0, () => 0.999)]).toEqual([1, 2]);
     // A delivery that found the endpoint busy before may wait longer, up to 4 s.
     expect([1, 2, 9].map((deferrals) => busyDelaySeconds(young, t0, () => 0.999, deferrals))).toEqual([4, 4, 4]);
-    const old = { ...fresh, leases: [{ slot: 0, acquiredAtMs: t0 - 6_000, expiresAtMs: t0 + 9_000 }, { slot: 1, acquiredAtMs: t0 - 2_000, expiresAtMs: t0 + 13_000 }] };
+    const old = {
+      ...fresh,
+      leases: [
+        { slot: 0, acquiredAtMs: t0 - 6_000, expiresAtMs: t0 + 9_000 },
+        { slot: 1, acquiredAtMs: t0 - 2_000, expiresAtMs: t0 + 13_000 },
+      ],
+    };
     expect(busyDelaySeconds(old, t0, () => 0)).toBe(9);
     // The same slow calls of an endpoint that answered a minute ago: busy, not dead.
     expect(busyDelaySeconds({ ...old, lastSuccessAtMs: t0 - 60_000 }, t0, () => 0)).toBe(1);
   });
 
-  it('behind a failed probe (breaker still shut), the endpoint\'s own backoff, at least a second', () => {
+  it("behind a failed probe (breaker still shut), the endpoint's own backoff, at least a second", () => {
     expect(probeFailedDelaySeconds(1, { backoffBaseMs: 10_000, backoffCapMs: 900_000 }, () => 0)).toBe(1);
     expect(probeFailedDelaySeconds(3, { backoffBaseMs: 10_000, backoffCapMs: 900_000 }, () => 0.5)).toBe(20);
   });
@@ -158,7 +168,18 @@ describe('the dispatcher', () => {
     const kit = setup(deadOrOk);
     const outcomes = await kit.dispatch([...dead(kit, 3), kit.delivery('org_ok', 'whk_ok'), kit.delivery('org_dead', 'whk_dead')]);
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(['retry-scheduled', 'retry-scheduled', 'retry-scheduled', 'delivered', 'retry-scheduled']);
-    expect(kit.health.writes.sort()).toEqual(['failures +4', 'lease 0', 'lease 0', 'release 0', 'release 0', 'release share 0', 'release share 0', 'share 0', 'share 0', 'success']);
+    expect(kit.health.writes.sort()).toEqual([
+      'failures +4',
+      'lease 0',
+      'lease 0',
+      'release 0',
+      'release 0',
+      'release share 0',
+      'release share 0',
+      'share 0',
+      'share 0',
+      'success',
+    ]);
     expect(kit.transport.requests.every((request) => request.timeoutMs === 10_000)).toBe(true);
   });
 
@@ -241,7 +262,7 @@ describe('the dispatcher', () => {
     expect(kit.health.writes).toContain('lease 2');
   });
 
-  it('a group that finds a fast endpoint busy waits a moment for a slot before it is re-queued; a slow endpoint\'s group does not wait', async () => {
+  it("a group that finds a fast endpoint busy waits a moment for a slot before it is re-queued; a slow endpoint's group does not wait", async () => {
     const kit = setup(deadOrOk);
     const key = { organizationId: 'org_ok', endpointId: 'whk_ok' };
     const until = new Date(t0 + 15_000);
@@ -291,10 +312,12 @@ describe('the dispatcher', () => {
       return read(key, now);
     };
     const deferred = await dispatchCustomerEvents(kit.dependencies, [kit.delivery('org_dead', 'whk_dead'), kit.delivery('org_ok', 'whk_ok')]);
-    expect(deferred).toEqual([{ outcome: { kind: 'deferred', cause: 'health-unavailable', delaySeconds: 2 } }, { outcome: { kind: 'delivered', status: 200, attempt: 1 } }]);
+    expect(deferred).toEqual([
+      { outcome: { kind: 'deferred', cause: 'health-unavailable', delaySeconds: 2 } },
+      { outcome: { kind: 'delivered', status: 200, attempt: 1 } },
+    ]);
     expect(kit.transport.requests.map((request) => request.url)).toEqual(['https://ok.example.com/in']);
     fault = new Error('a bug');
     expect(await dispatchCustomerEvents(kit.dependencies, [kit.delivery('org_dead', 'whk_dead')])).toEqual([{ error: fault }]);
   });
-
 });

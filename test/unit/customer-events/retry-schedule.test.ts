@@ -8,17 +8,22 @@ const at = (ms: number) => new Date(first.getTime() + ms);
 describe('retry schedule of customer event deliveries', () => {
   it('waits at most base × 2^(attempt−1), never more than 15 minutes, never past the window', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 200 }), fc.double({ min: 0, max: 0.999999, noNaN: true }), fc.integer({ min: 0, max: settings.retryWindowMs - 1 }), (attempt, random, elapsed) => {
-        const decision = nextRetry(settings, attempt, first, at(elapsed), () => random);
-        expect(decision.kind).toBe('retry');
-        if (decision.kind !== 'retry') return;
-        const ceilingSeconds = Math.min(900, 10 * 2 ** (attempt - 1));
-        expect(decision.delaySeconds).toBeGreaterThanOrEqual(0);
-        expect(Number.isInteger(decision.delaySeconds)).toBe(true);
-        expect(decision.delaySeconds).toBeLessThanOrEqual(ceilingSeconds);
-        expect(decision.delaySeconds).toBeLessThanOrEqual(MAX_SQS_DELAY_SECONDS);
-        expect(decision.delaySeconds * 1000).toBeLessThanOrEqual(settings.retryWindowMs - elapsed);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 200 }),
+        fc.double({ min: 0, max: 0.999999, noNaN: true }),
+        fc.integer({ min: 0, max: settings.retryWindowMs - 1 }),
+        (attempt, random, elapsed) => {
+          const decision = nextRetry(settings, attempt, first, at(elapsed), () => random);
+          expect(decision.kind).toBe('retry');
+          if (decision.kind !== 'retry') return;
+          const ceilingSeconds = Math.min(900, 10 * 2 ** (attempt - 1));
+          expect(decision.delaySeconds).toBeGreaterThanOrEqual(0);
+          expect(Number.isInteger(decision.delaySeconds)).toBe(true);
+          expect(decision.delaySeconds).toBeLessThanOrEqual(ceilingSeconds);
+          expect(decision.delaySeconds).toBeLessThanOrEqual(MAX_SQS_DELAY_SECONDS);
+          expect(decision.delaySeconds * 1000).toBeLessThanOrEqual(settings.retryWindowMs - elapsed);
+        },
+      ),
     );
   });
 
@@ -35,7 +40,7 @@ describe('retry schedule of customer event deliveries', () => {
     expect(nextRetry({ ...settings, retryWindowMs: 3_600_000 }, 2, first, at(3_600_000), () => 0)).toEqual({ kind: 'give-up' });
   });
 
-  it('lands the last try at the window\'s end at the latest', () => {
+  it("lands the last try at the window's end at the latest", () => {
     expect(nextRetry(settings, 20, first, at(settings.retryWindowMs - 5_000), () => 0.999)).toEqual({ kind: 'retry', delaySeconds: 5 });
   });
 });

@@ -16,7 +16,8 @@ const event: CustomerEvent = {
 };
 
 /** Node lower-cases received header names. */
-const received = (headers: Record<string, string>): ReceivedHeaders => Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+const received = (headers: Record<string, string>): ReceivedHeaders =>
+  Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 
 describe('signing customer events', () => {
   it('signs the exact body with a timestamp, and names the event', () => {

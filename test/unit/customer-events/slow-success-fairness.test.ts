@@ -48,14 +48,16 @@ describe('slots by time held', () => {
     expect(slotsByTimeHeld({}, t0, testFairness, 8)).toBe(8);
   });
 
-  it("an endpoint answering 200 after 4.9 s is healthy but gets one slot, not 8; a fast one keeps its 8; failing ones keep their single probe slot", () => {
+  it('an endpoint answering 200 after 4.9 s is healthy but gets one slot, not 8; a fast one keeps its 8; failing ones keep their single probe slot', () => {
     expect(admissionOf(answered(SLOW_MS), t0, testFairness, 10_000)).toMatchObject({ kind: 'admit', slots: 1, probeFirst: false, timeoutMs: 10_000 });
     expect(admissionOf(answered(120), t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
     // Not answered lately: the base slots, fewer when its calls were slow.
     expect(admissionOf({ ...answered(SLOW_MS), lastSuccessAtMs: undefined }, t0, testFairness, 10_000)).toMatchObject({ slots: 1 });
     expect(admissionOf({ ...answered(120), lastSuccessAtMs: undefined }, t0, testFairness, 10_000)).toMatchObject({ slots: 2 });
     // A group of ours that was slow in our own store calls while the endpoint answered at once does not count against it.
-    expect(admissionOf({ ...answered(120), leases: [{ slot: 0, acquiredAtMs: t0 - 3_000, expiresAtMs: t0 + 12_000 }] }, t0, testFairness, 10_000)).toMatchObject({ slots: 8 });
+    expect(
+      admissionOf({ ...answered(120), leases: [{ slot: 0, acquiredAtMs: t0 - 3_000, expiresAtMs: t0 + 12_000 }] }, t0, testFairness, 10_000),
+    ).toMatchObject({ slots: 8 });
     expect(admissionOf({ ...answered(120), consecutiveFailures: 1 }, t0, testFairness, 10_000)).toMatchObject({ slots: 1, probeFirst: true });
   });
 
@@ -164,7 +166,8 @@ function world(fairness: EndpointFairnessSettings = testFairness) {
   return { clock, transport, health, delivery, invoke, warmUp, flood };
 }
 
-const outcomeKinds = (results: DispatchResult[]) => results.map((result) => ('outcome' in result ? `${result.outcome.kind}${'cause' in result.outcome ? ` ${result.outcome.cause}` : ''}` : 'error'));
+const outcomeKinds = (results: DispatchResult[]) =>
+  results.map((result) => ('outcome' in result ? `${result.outcome.kind}${'cause' in result.outcome ? ` ${result.outcome.cause}` : ''}` : 'error'));
 
 describe('the dispatcher with one organization whose 10 endpoints answer 200 after 4.9 s', () => {
   it("holds 10 of the 40 invocations (one slot per endpoint, the organization's 10), and another organization's event is delivered at once", async () => {

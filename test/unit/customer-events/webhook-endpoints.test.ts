@@ -20,7 +20,13 @@ import { InMemoryEventLog, InMemoryWebhookRegistry, RecordingPublisher, tableRes
 
 const ORG = { organizationId: 'org_a' };
 const OTHER = { organizationId: 'org_b' };
-const dns = { 'hooks.example.com': ['93.184.216.34', '2606:2800:220:1::1'], 'localhost': ['127.0.0.1', '::1'], 'sneaky.example.com': ['93.184.216.34', '10.1.2.3'], 'metadata.example.com': ['169.254.169.254'], 'mapped.example.com': ['::ffff:127.0.0.1'] };
+const dns = {
+  'hooks.example.com': ['93.184.216.34', '2606:2800:220:1::1'],
+  localhost: ['127.0.0.1', '::1'],
+  'sneaky.example.com': ['93.184.216.34', '10.1.2.3'],
+  'metadata.example.com': ['169.254.169.254'],
+  'mapped.example.com': ['::ffff:127.0.0.1'],
+};
 
 function kit(options: { local?: boolean } = {}) {
   const registry = new InMemoryWebhookRegistry();
@@ -37,7 +43,15 @@ function kit(options: { local?: boolean } = {}) {
     clock,
     urlPolicy: { allowInsecureLocalReceivers: options.local ?? false },
   };
-  const delivery: EndpointDeliveryPorts = { registry, publisher, eventLog, ids, clock, redeliveryQuota: new InMemoryRedeliveryQuota(), redeliveriesPerDay: 5_000 };
+  const delivery: EndpointDeliveryPorts = {
+    registry,
+    publisher,
+    eventLog,
+    ids,
+    clock,
+    redeliveryQuota: new InMemoryRedeliveryQuota(),
+    redeliveriesPerDay: 5_000,
+  };
   return { registry, publisher, eventLog, resolver, clock, registration, delivery };
 }
 
@@ -80,7 +94,9 @@ describe('body schemas', () => {
     [{ events: ['message.status'] }, 'url is required'],
     [{ url: `https://a.example/${'x'.repeat(2100)}`, events: ['message.status'] }, 'url must be at most 2,048 characters'],
   ])('registration %j → %s', (body, message) => {
-    expect(() => parseRequest(endpointRegistrationSchema, body)).toThrow(expect.objectContaining({ code: 'REQUEST_VALIDATION', message: expect.stringContaining(message) }));
+    expect(() => parseRequest(endpointRegistrationSchema, body)).toThrow(
+      expect.objectContaining({ code: 'REQUEST_VALIDATION', message: expect.stringContaining(message) }),
+    );
   });
 
   test.each([
@@ -89,7 +105,9 @@ describe('body schemas', () => {
     [{ from: '2026-03-01T00:00:00Z' }, 'must give both from and to'],
     [{ from: 'yesterday', to: '2026-03-02T00:00:00Z' }, 'from must be an ISO 8601 timestamp'],
   ])('redelivery %j → %s', (body, message) => {
-    expect(() => parseRequest(redeliverySchema, body)).toThrow(expect.objectContaining({ code: 'REQUEST_VALIDATION', message: expect.stringContaining(message) }));
+    expect(() => parseRequest(redeliverySchema, body)).toThrow(
+      expect.objectContaining({ code: 'REQUEST_VALIDATION', message: expect.stringContaining(message) }),
+    );
   });
 });
 
@@ -160,12 +178,19 @@ describe('registerEndpoint', () => {
 
   test('keys bound to a sender, or minted by generate-key, may not manage endpoints', async () => {
     const { registration } = kit();
-    for (const scope of [{ kind: 'sender', phoneNumber: '15550001' }, { kind: 'earlier-sender', phoneNumber: '15550001' }] as const) {
+    for (const scope of [
+      { kind: 'sender', phoneNumber: '15550001' },
+      { kind: 'earlier-sender', phoneNumber: '15550001' },
+    ] as const) {
       const manager = { organizationId: 'org_a', scope };
-      await expect(register(registration, 'https://hooks.example.com/', ['message.status'], manager)).rejects.toMatchObject({ code: 'WEBHOOK_MANAGEMENT_OUTSIDE_KEY_SCOPE' });
+      await expect(register(registration, 'https://hooks.example.com/', ['message.status'], manager)).rejects.toMatchObject({
+        code: 'WEBHOOK_MANAGEMENT_OUTSIDE_KEY_SCOPE',
+      });
       await expect(listEndpoints(registration, manager)).rejects.toMatchObject({ code: 'WEBHOOK_MANAGEMENT_OUTSIDE_KEY_SCOPE' });
     }
-    await expect(register(registration, 'https://hooks.example.com/', ['message.status'], { organizationId: 'org_a', scope: { kind: 'organization' } } as never)).resolves.toBeDefined();
+    await expect(
+      register(registration, 'https://hooks.example.com/', ['message.status'], { organizationId: 'org_a', scope: { kind: 'organization' } } as never),
+    ).resolves.toBeDefined();
   });
 });
 
@@ -178,7 +203,7 @@ describe('list, delete, test, redeliver', () => {
 
   const event = (id: string, type: CustomerEvent['type'], createdAt: string): CustomerEvent => ({ id, type, createdAt, data: { n: id } });
 
-  test('list shows only the organization\'s endpoints; delete removes one; another organization gets not-found', async () => {
+  test("list shows only the organization's endpoints; delete removes one; another organization gets not-found", async () => {
     const { registration, endpoint } = await withEndpoint();
     expect((await listEndpoints(registration, ORG)).map((e) => e.id)).toEqual([endpoint.id]);
     expect(await listEndpoints(registration, OTHER)).toEqual([]);
@@ -209,10 +234,14 @@ describe('list, delete, test, redeliver', () => {
     expect(publisher.delivered).toEqual([]);
   });
 
-  test('the publisher is not reached before the endpoint proved to be the caller\'s', async () => {
+  test("the publisher is not reached before the endpoint proved to be the caller's", async () => {
     const { registry, eventLog, endpoint } = await withEndpoint();
     const ports = { registry, eventLog, ids: sequentialIdGenerator(), clock: fixedClock('2026-03-01T12:00:00Z') } as unknown as EndpointDeliveryPorts;
-    Object.defineProperty(ports, 'publisher', { get: () => { throw new Error('publisher built'); } });
+    Object.defineProperty(ports, 'publisher', {
+      get: () => {
+        throw new Error('publisher built');
+      },
+    });
     await expect(sendTestEvent(ports, ORG, 'whk_unknown')).rejects.toMatchObject({ code: 'WEBHOOK_ENDPOINT_NOT_FOUND' });
     await expect(sendTestEvent(ports, ORG, endpoint.id)).rejects.toThrow('publisher built');
   });
@@ -242,9 +271,15 @@ describe('list, delete, test, redeliver', () => {
   test('a range must be forward, at most 7 days and hold at most 1,000 events', async () => {
     const { delivery, publisher, eventLog, endpoint } = await withEndpoint();
     const from = new Date('2026-03-01T00:00:00Z');
-    await expect(redeliverEvents(delivery, ORG, endpoint.id, { from, to: from })).rejects.toMatchObject({ code: 'REDELIVERY_RANGE', message: 'to must be later than from' });
-    await expect(redeliverEvents(delivery, ORG, endpoint.id, { from, to: new Date(from.getTime() + 7 * 86_400_000 + 1) })).rejects.toMatchObject({ code: 'REDELIVERY_RANGE' });
-    for (let index = 0; index < 1001; index += 1) eventLog.add('org_a', event(`evt_${index}`, 'message.status', new Date(from.getTime() + index * 1000).toISOString()));
+    await expect(redeliverEvents(delivery, ORG, endpoint.id, { from, to: from })).rejects.toMatchObject({
+      code: 'REDELIVERY_RANGE',
+      message: 'to must be later than from',
+    });
+    await expect(redeliverEvents(delivery, ORG, endpoint.id, { from, to: new Date(from.getTime() + 7 * 86_400_000 + 1) })).rejects.toMatchObject({
+      code: 'REDELIVERY_RANGE',
+    });
+    for (let index = 0; index < 1001; index += 1)
+      eventLog.add('org_a', event(`evt_${index}`, 'message.status', new Date(from.getTime() + index * 1000).toISOString()));
     await expect(redeliverEvents(delivery, ORG, endpoint.id, { from, to: new Date(from.getTime() + 7 * 86_400_000) })).rejects.toMatchObject({
       code: 'REDELIVERY_RANGE',
       message: expect.stringContaining('more than 1,000 events'),

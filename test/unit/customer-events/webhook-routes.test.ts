@@ -42,7 +42,11 @@ function setup(options: { redeliveriesPerDay?: number } = {}) {
     redeliveryQuota: new InMemoryRedeliveryQuota(),
     redeliveriesPerDay: options.redeliveriesPerDay ?? 5_000,
   };
-  const handler = createGroupHandler<BroadcastWebhooksServices>({ group: 'broadcast-webhooks', operations: webhookOperations, dependencies: () => dependencies });
+  const handler = createGroupHandler<BroadcastWebhooksServices>({
+    group: 'broadcast-webhooks',
+    operations: webhookOperations,
+    dependencies: () => dependencies,
+  });
   const routes = serviceRoutesOf('broadcast-webhooks');
   const route = (operation: string): RouteDefinition => routes.find((candidate) => candidate.operation === operation)!;
   const callWithHeaders = async (operation: string, options: { key?: string; body?: unknown; webhookId?: string } = {}) => {
@@ -90,12 +94,17 @@ test('register 201 with the secret once; list 200 without it; delete 200; then 4
       status: true,
       status_code: 200,
       message: '1 webhook endpoint(s)',
-      data: { webhooks: [{ id: 'whk_0001', url: 'https://hooks.example.com/in', events: ['message.status'], state: 'ACTIVE', createdAt: '2026-03-01T12:00:00.000Z' }] },
+      data: {
+        webhooks: [{ id: 'whk_0001', url: 'https://hooks.example.com/in', events: ['message.status'], state: 'ACTIVE', createdAt: '2026-03-01T12:00:00.000Z' }],
+      },
     },
   });
   expect(JSON.stringify(listed.body)).not.toContain(created.body.data.secret);
   expect(await call('deleteWebhook', { webhookId: 'whk_0001' })).toMatchObject({ status: 200, body: { status: true, data: { id: 'whk_0001' } } });
-  expect(await call('deleteWebhook', { webhookId: 'whk_0001' })).toMatchObject({ status: 404, body: { status: false, status_code: 404, data: { error: { code: 'WEBHOOK_NOT_FOUND' } } } });
+  expect(await call('deleteWebhook', { webhookId: 'whk_0001' })).toMatchObject({
+    status: 404,
+    body: { status: false, status_code: 404, data: { error: { code: 'WEBHOOK_NOT_FOUND' } } },
+  });
 });
 
 test('test 202 with the event id; redeliver 202 with the count', async () => {
@@ -129,7 +138,10 @@ test('errors: 400 naming field and rule, 404 for another organization or a malfo
   await call('registerWebhook', { body: { url: 'https://hooks.example.com/in', events: ['message.status'] } });
   for (const operation of ['deleteWebhook', 'testWebhook', 'redeliverWebhook']) {
     const body = operation === 'redeliverWebhook' ? { eventId: 'evt_1' } : undefined;
-    expect(await call(operation, { key: 'key-b', webhookId: 'whk_0001', body })).toMatchObject({ status: 404, body: { data: { error: { code: 'WEBHOOK_NOT_FOUND' } } } });
+    expect(await call(operation, { key: 'key-b', webhookId: 'whk_0001', body })).toMatchObject({
+      status: 404,
+      body: { data: { error: { code: 'WEBHOOK_NOT_FOUND' } } },
+    });
     expect(await call(operation, { webhookId: 'not-an-id', body })).toMatchObject({ status: 404 });
   }
   expect((await call('listWebhooks', { key: 'key-b' })).body.data).toEqual({ webhooks: [] });
@@ -140,7 +152,8 @@ test('errors: 400 naming field and rule, 404 for another organization or a malfo
 test('redeliver over the daily quota: 429 REDELIVERY_QUOTA_EXCEEDED naming the quota and its reset, Retry-After until then, nothing queued', async () => {
   const { call, callWithHeaders, publisher, eventLog } = setup({ redeliveriesPerDay: 3 });
   await call('registerWebhook', { body: { url: 'https://hooks.example.com/in', events: ['message.status'] } });
-  for (const [index, minute] of ['10', '20'].entries()) eventLog.add('org_a', { id: `evt_${index}`, type: 'message.status', createdAt: `2026-03-01T11:${minute}:00.000Z`, data: {} });
+  for (const [index, minute] of ['10', '20'].entries())
+    eventLog.add('org_a', { id: `evt_${index}`, type: 'message.status', createdAt: `2026-03-01T11:${minute}:00.000Z`, data: {} });
   const range = { from: '2026-03-01T00:00:00Z', to: '2026-03-01T12:00:00Z' };
   expect(await call('redeliverWebhook', { webhookId: 'whk_0001', body: range })).toMatchObject({ status: 202, body: { data: { queued: 2 } } });
   const refused = await callWithHeaders('redeliverWebhook', { webhookId: 'whk_0001', body: range });

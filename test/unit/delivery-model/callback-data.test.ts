@@ -7,7 +7,7 @@ describe('biz_opaque_callback_data', () => {
     expect(parseCallbackData(callbackDataOf({ kind: 'upstream-send', sendId: 'us_01J' }))).toEqual({ kind: 'upstream-send', sendId: 'us_01J' });
   });
 
-  it('stays far below Meta\'s 512-character limit', () => {
+  it("stays far below Meta's 512-character limit", () => {
     expect(callbackDataOf({ kind: 'ledger', jobId: 'x'.repeat(64), chunkIndex: 99999, index: 99999 }).length).toBeLessThan(MAX_CALLBACK_DATA_LENGTH / 4);
   });
 

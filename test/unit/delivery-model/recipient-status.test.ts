@@ -112,7 +112,17 @@ describe('tally codes', () => {
 
   it('count a recipient once, in the summary fields the design names', () => {
     const counts = emptyDeliveryCounts();
-    for (const code of ['1S', '3D', '4R', '2F:131049', '9X:INVALID_PHONE_NUMBER', '9C', tallyCodes.heldOut, tallyCodes.unknown(new Date(now.getTime() - 3600_000)), tallyCodes.unknown(new Date(now.getTime() - 25 * 3600_000))]) {
+    for (const code of [
+      '1S',
+      '3D',
+      '4R',
+      '2F:131049',
+      '9X:INVALID_PHONE_NUMBER',
+      '9C',
+      tallyCodes.heldOut,
+      tallyCodes.unknown(new Date(now.getTime() - 3600_000)),
+      tallyCodes.unknown(new Date(now.getTime() - 25 * 3600_000)),
+    ]) {
       countTallyCode(counts, code, now);
     }
     expect(counts).toEqual({

@@ -4,7 +4,15 @@
  * no member. And the merge with facts older versions kept on the ledger entry.
  */
 import * as fc from 'fast-check';
-import { addEvent, factMembersUpdate, factsOfSlot, slotStatesOf, type FactEventInput, type FactMembers, type SlotState } from '../../../shared/adapters/dynamodb/messaging-tally-facts';
+import {
+  addEvent,
+  factMembersUpdate,
+  factsOfSlot,
+  slotStatesOf,
+  type FactEventInput,
+  type FactMembers,
+  type SlotState,
+} from '../../../shared/adapters/dynamodb/messaging-tally-facts';
 import { decodeTally, tallyFactsOf } from '../../../shared/adapters/dynamodb/messaging-tally-items';
 import { MalformedMessagingItemError } from '../../../shared/adapters/dynamodb/messaging-table';
 import { mergeDeliveryFacts } from '../../../shared/delivery/recipient-status';
@@ -55,11 +63,15 @@ describe('tally fact sets', () => {
       callingCode: '44',
     });
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: events.length - 1 }), { minLength: events.length, maxLength: 20 }), fc.integer({ min: 1, max: 5 }), (order, size) => {
-        const shuffled = [...order.map((position) => events[position]!), ...events];
-        const batches = Array.from({ length: Math.ceil(shuffled.length / size) }, (_, batch) => shuffled.slice(batch * size, batch * size + size));
-        expect(tallyFactsOf(itemAfter(batches)).get(103)).toEqual(expected);
-      }),
+      fc.property(
+        fc.array(fc.integer({ min: 0, max: events.length - 1 }), { minLength: events.length, maxLength: 20 }),
+        fc.integer({ min: 1, max: 5 }),
+        (order, size) => {
+          const shuffled = [...order.map((position) => events[position]!), ...events];
+          const batches = Array.from({ length: Math.ceil(shuffled.length / size) }, (_, batch) => shuffled.slice(batch * size, batch * size + size));
+          expect(tallyFactsOf(itemAfter(batches)).get(103)).toEqual(expected);
+        },
+      ),
     );
   });
 
@@ -78,7 +90,13 @@ describe('tally fact sets', () => {
     item.r00103 = '1S';
     item.r00104 = '9X:INVALID_PHONE_NUMBER';
     item.r00105 = '0U:1790000000';
-    expect(new Map(decodeTally(item))).toEqual(new Map([[103, '1S~1marketing~1~44'], [104, '9X:INVALID_PHONE_NUMBER'], [105, '0U:1790000000']]));
+    expect(new Map(decodeTally(item))).toEqual(
+      new Map([
+        [103, '1S~1marketing~1~44'],
+        [104, '9X:INVALID_PHONE_NUMBER'],
+        [105, '0U:1790000000'],
+      ]),
+    );
   });
 
   it('never trusts a member of a slot outside its item', () => {
@@ -95,8 +113,23 @@ describe('tally fact sets', () => {
 
 describe('mergeDeliveryFacts', () => {
   it('keeps the earliest time per stage, its record’s pricing (else the other’s) and the earliest failure with its error', () => {
-    const older = { sentAt: '2026-01-01T00:00:01.000Z', sentPricing: marketing, deliveredAt: '2026-01-01T00:00:09.000Z', failedAt: '2026-01-01T00:00:03.000Z', metaErrorCode: 1, metaErrorTitle: 'a' };
-    const tally = { sentAt: '2026-01-01T00:00:02.000Z', deliveredAt: '2026-01-01T00:00:05.000Z', deliveredPricing: free, readAt: '2026-01-01T00:00:07.000Z', failedAt: '2026-01-01T00:00:04.000Z', metaErrorCode: 2, metaErrorTitle: 'b' };
+    const older = {
+      sentAt: '2026-01-01T00:00:01.000Z',
+      sentPricing: marketing,
+      deliveredAt: '2026-01-01T00:00:09.000Z',
+      failedAt: '2026-01-01T00:00:03.000Z',
+      metaErrorCode: 1,
+      metaErrorTitle: 'a',
+    };
+    const tally = {
+      sentAt: '2026-01-01T00:00:02.000Z',
+      deliveredAt: '2026-01-01T00:00:05.000Z',
+      deliveredPricing: free,
+      readAt: '2026-01-01T00:00:07.000Z',
+      failedAt: '2026-01-01T00:00:04.000Z',
+      metaErrorCode: 2,
+      metaErrorTitle: 'b',
+    };
     expect(mergeDeliveryFacts(older, tally)).toEqual({
       sentAt: older.sentAt,
       sentPricing: marketing,

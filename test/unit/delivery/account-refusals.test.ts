@@ -19,11 +19,30 @@ describe('a failed status with a refusal of the account', () => {
     owners.phoneNumbers.set('pn_a', { organizationId: 'org_a', wabaId: 'waba-a' });
     const ledger = new FakeLedgerDeliveryStore();
     ledger.addJob('job_1', 'org_a', 'pn_a');
-    for (let index = 0; index < 3; index += 1) ledger.addEntry('job_1', 0, index, { status: 'SENT', updatedAt: NOW.toISOString(), messageId: `wamid.${index}`, tallyCode: tallyCodes.sent });
+    for (let index = 0; index < 3; index += 1)
+      ledger.addEntry('job_1', 0, index, { status: 'SENT', updatedAt: NOW.toISOString(), messageId: `wamid.${index}`, tallyCode: tallyCodes.sent });
     const refusals: Array<{ jobId: string; code: number }> = [];
-    const ports: DeliveryEventPorts = { owners, ledger, log: new RecordingLog(), accountRefusals: { failedWith: async (jobId, error) => void refusals.push({ jobId, code: error.code }) } };
+    const ports: DeliveryEventPorts = {
+      owners,
+      ledger,
+      log: new RecordingLog(),
+      accountRefusals: { failedWith: async (jobId, error) => void refusals.push({ jobId, code: error.code }) },
+    };
     const failed = (index: number, code: number) =>
-      webhookBody([{ phoneNumberId: 'pn_a', statuses: [statusOf({ id: `wamid.${index}`, status: 'failed', timestamp: T0, callbackData: callbackDataOf({ kind: 'ledger', jobId: 'job_1', chunkIndex: 0, index }), error: { code, title: `error ${code}` } })] }]);
+      webhookBody([
+        {
+          phoneNumberId: 'pn_a',
+          statuses: [
+            statusOf({
+              id: `wamid.${index}`,
+              status: 'failed',
+              timestamp: T0,
+              callbackData: callbackDataOf({ kind: 'ledger', jobId: 'job_1', chunkIndex: 0, index }),
+              error: { code, title: `error ${code}` },
+            }),
+          ],
+        },
+      ]);
     return { ports, refusals, failed };
   }
 
@@ -31,7 +50,23 @@ describe('a failed status with a refusal of the account', () => {
     const kit = deliveryKit();
     await applyWebhookBatch(kit.ports, kit.failed(0, 131042), NOW);
     await applyWebhookBatch(kit.ports, kit.failed(0, 131042), NOW);
-    await applyWebhookBatch(kit.ports, webhookBody([{ phoneNumberId: 'pn_a', statuses: [statusOf({ id: 'wamid.1', status: 'delivered', timestamp: T0, callbackData: callbackDataOf({ kind: 'ledger', jobId: 'job_1', chunkIndex: 0, index: 1 }) })] }]), NOW);
+    await applyWebhookBatch(
+      kit.ports,
+      webhookBody([
+        {
+          phoneNumberId: 'pn_a',
+          statuses: [
+            statusOf({
+              id: 'wamid.1',
+              status: 'delivered',
+              timestamp: T0,
+              callbackData: callbackDataOf({ kind: 'ledger', jobId: 'job_1', chunkIndex: 0, index: 1 }),
+            }),
+          ],
+        },
+      ]),
+      NOW,
+    );
     expect(kit.refusals).toEqual([{ jobId: 'job_1', code: 131042 }]);
   });
 
@@ -53,10 +88,19 @@ describe('a failed status with a refusal of the account', () => {
 
     for (const jobId of ['pub_a', 'pub_b']) {
       const stored = await kit.broadcasts.getJob(jobId);
-      expect(stored).toMatchObject({ pausedAt: NOW.toISOString(), pauseReason: 'ACCOUNT_PAYMENT_ISSUE', pausedBy: 'meta', pauseCode: 131042, pauseText: 'Business eligibility payment issue' });
+      expect(stored).toMatchObject({
+        pausedAt: NOW.toISOString(),
+        pauseReason: 'ACCOUNT_PAYMENT_ISSUE',
+        pausedBy: 'meta',
+        pauseCode: 131042,
+        pauseText: 'Business eligibility payment issue',
+      });
       expect(stored!.pauseFailsAt).toBeUndefined();
     }
-    expect(kit.published.map((event) => [event.type, event.data.jobId])).toEqual([['job.paused', 'pub_a'], ['job.paused', 'pub_b']]);
+    expect(kit.published.map((event) => [event.type, event.data.jobId])).toEqual([
+      ['job.paused', 'pub_a'],
+      ['job.paused', 'pub_b'],
+    ]);
     // A later failure of the same kind changes nothing and announces nothing again.
     kit.time.advanceBy(1_000);
     await kit.sink.failedWith('pub_a', { code: 131042, title: 'Business eligibility payment issue' });

@@ -51,7 +51,10 @@ describe('status events on broadcast ledger entries', () => {
   it('adds each stage with Meta’s timestamp and moves the tally to the highest stage', async () => {
     const kit = setup();
     const report = await kit.apply(
-      statuses({ id: 'wamid.0', status: 'sent', timestamp: T0, callbackData: b1(0) }, { id: 'wamid.0', status: 'delivered', timestamp: T0 + 5, callbackData: b1(0) }),
+      statuses(
+        { id: 'wamid.0', status: 'sent', timestamp: T0, callbackData: b1(0) },
+        { id: 'wamid.0', status: 'delivered', timestamp: T0 + 5, callbackData: b1(0) },
+      ),
     );
     expect(report).toMatchObject({ applied: 2, notFound: 0, dropped: 0 });
     expect(kit.ledger.entry(JOB, 0, 0)!.facts).toEqual({ sentAt: new Date(T0 * 1000).toISOString(), deliveredAt: new Date((T0 + 5) * 1000).toISOString() });
@@ -61,7 +64,10 @@ describe('status events on broadcast ledger entries', () => {
 
   it('changes nothing more when the same batch arrives again (duplicates)', async () => {
     const kit = setup();
-    const body = statuses({ id: 'wamid.1', status: 'delivered', timestamp: T0, callbackData: b1(1) }, { id: 'wamid.1', status: 'delivered', timestamp: T0 + 9, callbackData: b1(1) });
+    const body = statuses(
+      { id: 'wamid.1', status: 'delivered', timestamp: T0, callbackData: b1(1) },
+      { id: 'wamid.1', status: 'delivered', timestamp: T0 + 9, callbackData: b1(1) },
+    );
     await kit.apply(body);
     const factsAfterFirst = { ...kit.ledger.entry(JOB, 0, 1)!.facts };
     await kit.apply(body);
@@ -74,7 +80,12 @@ describe('status events on broadcast ledger entries', () => {
     const kit = setup();
     await kit.apply(statuses({ id: 'wamid.2', status: 'read', timestamp: T0 + 10, callbackData: b1(2) }));
     expect(kit.ledger.statusOf(JOB, 0, 2, NOW)).toBe('READ');
-    await kit.apply(statuses({ id: 'wamid.2', status: 'delivered', timestamp: T0 + 5, callbackData: b1(2) }, { id: 'wamid.2', status: 'sent', timestamp: T0, callbackData: b1(2) }));
+    await kit.apply(
+      statuses(
+        { id: 'wamid.2', status: 'delivered', timestamp: T0 + 5, callbackData: b1(2) },
+        { id: 'wamid.2', status: 'sent', timestamp: T0, callbackData: b1(2) },
+      ),
+    );
     expect(kit.ledger.statusOf(JOB, 0, 2, NOW)).toBe('READ');
     expect(kit.ledger.tallyOf(JOB, 2)).toBe(tallyCodes.read);
     expect(kit.ledger.countsOf(JOB, NOW)).toMatchObject({ sent: 5, delivered: 1, read: 1 });
@@ -83,7 +94,9 @@ describe('status events on broadcast ledger entries', () => {
   it('keeps DELIVERED when failed arrives after delivered, and keeps the failure’s code on the entry', async () => {
     const kit = setup();
     await kit.apply(statuses({ id: 'wamid.3', status: 'delivered', timestamp: T0, callbackData: b1(3) }));
-    await kit.apply(statuses({ id: 'wamid.3', status: 'failed', timestamp: T0 + 1, callbackData: b1(3), error: { code: 131026, title: 'Message undeliverable' } }));
+    await kit.apply(
+      statuses({ id: 'wamid.3', status: 'failed', timestamp: T0 + 1, callbackData: b1(3), error: { code: 131026, title: 'Message undeliverable' } }),
+    );
     expect(kit.ledger.statusOf(JOB, 0, 3, NOW)).toBe('DELIVERED');
     expect(kit.ledger.tallyOf(JOB, 3)).toBe(tallyCodes.delivered);
     expect(kit.ledger.entry(JOB, 0, 3)!.facts).toMatchObject({ metaErrorCode: 131026, metaErrorTitle: 'Message undeliverable' });
@@ -130,7 +143,14 @@ describe('status events on broadcast ledger entries', () => {
 describe('tenant isolation', () => {
   it('drops an event that names our job from another organization’s number: nothing changes, ids logged', async () => {
     const kit = setup();
-    const report = await kit.apply(webhookBody([{ phoneNumberId: OTHER_PHONE_ID, statuses: [statusOf({ id: 'wamid.0', status: 'failed', callbackData: b1(0), error: { code: 131049, title: 'x' }, recipient: '15559998888' })] }]));
+    const report = await kit.apply(
+      webhookBody([
+        {
+          phoneNumberId: OTHER_PHONE_ID,
+          statuses: [statusOf({ id: 'wamid.0', status: 'failed', callbackData: b1(0), error: { code: 131049, title: 'x' }, recipient: '15559998888' })],
+        },
+      ]),
+    );
     expect(report).toMatchObject({ applied: 0, dropped: 1 });
     expect(kit.ledger.entry(JOB, 0, 0)!.facts).toEqual({});
     expect(kit.ledger.tallyOf(JOB, 0)).toBe(tallyCodes.sent);
@@ -149,7 +169,13 @@ describe('tenant isolation', () => {
   it('drops every event of a number no organization owns', async () => {
     const kit = setup();
     const report = await kit.apply(
-      webhookBody([{ phoneNumberId: 'pn_nobody', statuses: [statusOf({ id: 'wamid.0', status: 'read', callbackData: b1(0) })], messages: [{ from: '15550002222', id: 'wamid.in', timestamp: '1767000000', type: 'text', text: { body: 'hi' } }] }]),
+      webhookBody([
+        {
+          phoneNumberId: 'pn_nobody',
+          statuses: [statusOf({ id: 'wamid.0', status: 'read', callbackData: b1(0) })],
+          messages: [{ from: '15550002222', id: 'wamid.in', timestamp: '1767000000', type: 'text', text: { body: 'hi' } }],
+        },
+      ]),
     );
     expect(report).toMatchObject({ applied: 0, dropped: 1, inbound: 0 });
     expect(kit.inbound.messages).toEqual([]);
@@ -170,7 +196,11 @@ describe('routing to the other sides', () => {
     const kit = setup();
     kit.upstream.knownMessageIds.add('wamid.upstream');
     const report = await kit.apply(
-      statuses({ id: 'wamid.u', status: 'delivered', callbackData: callbackDataOf({ kind: 'upstream-send', sendId: 'snd_1' }) }, { id: 'wamid.upstream', status: 'read' }, { id: 'wamid.nowhere', status: 'read' }),
+      statuses(
+        { id: 'wamid.u', status: 'delivered', callbackData: callbackDataOf({ kind: 'upstream-send', sendId: 'snd_1' }) },
+        { id: 'wamid.upstream', status: 'read' },
+        { id: 'wamid.nowhere', status: 'read' },
+      ),
     );
     expect(report).toMatchObject({ applied: 2, notFound: 1, dropped: 0 });
     expect(kit.upstream.events.map((applied) => [applied.organizationId, applied.event.messageId])).toEqual(
@@ -192,7 +222,13 @@ describe('routing to the other sides', () => {
           contacts: [{ wa_id: '15550002222', profile: { name: 'Ada' } }],
           messages: [
             { from: '15550002222', id: 'wamid.in1', timestamp: '1767000000', type: 'text', text: { body: 'hello' } },
-            { from: '15550002222', id: 'wamid.in2', timestamp: '1767000001', type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'b', title: 'Yes' } } },
+            {
+              from: '15550002222',
+              id: 'wamid.in2',
+              timestamp: '1767000001',
+              type: 'interactive',
+              interactive: { type: 'button_reply', button_reply: { id: 'b', title: 'Yes' } },
+            },
           ],
         },
       ]),
@@ -200,7 +236,16 @@ describe('routing to the other sides', () => {
     expect(report.inbound).toBe(2);
     expect(kit.inbound.messages[0]).toEqual({
       organizationId: ORG,
-      message: { messageId: 'wamid.in1', from: '15550002222', profileName: 'Ada', timestamp: new Date(1_767_000_000_000), type: 'text', text: 'hello', phoneNumberId: PHONE_ID, businessPhoneNumber: '15550000000' },
+      message: {
+        messageId: 'wamid.in1',
+        from: '15550002222',
+        profileName: 'Ada',
+        timestamp: new Date(1_767_000_000_000),
+        type: 'text',
+        text: 'hello',
+        phoneNumberId: PHONE_ID,
+        businessPhoneNumber: '15550000000',
+      },
     });
     expect(kit.inbound.messages[1]!.message.text).toBe('Yes');
   });
@@ -213,14 +258,45 @@ describe('routing to the other sides', () => {
         {
           id: 'waba-a',
           time: 1_767_000_100,
-          changes: [{ field: 'message_template_status_update', value: { event: 'PAUSED', message_template_id: 1234, message_template_name: 'promo', message_template_language: 'en_US', reason: null, other_info: { title: 'FIRST_PAUSE' } } }],
+          changes: [
+            {
+              field: 'message_template_status_update',
+              value: {
+                event: 'PAUSED',
+                message_template_id: 1234,
+                message_template_name: 'promo',
+                message_template_language: 'en_US',
+                reason: null,
+                other_info: { title: 'FIRST_PAUSE' },
+              },
+            },
+          ],
         },
-        { id: 'waba-unowned', changes: [{ field: 'message_template_status_update', value: { event: 'APPROVED', message_template_id: 1, message_template_name: 'x', message_template_language: 'en' } }] },
+        {
+          id: 'waba-unowned',
+          changes: [
+            {
+              field: 'message_template_status_update',
+              value: { event: 'APPROVED', message_template_id: 1, message_template_name: 'x', message_template_language: 'en' },
+            },
+          ],
+        },
       ],
     });
     expect(report.templates).toBe(1);
     expect(kit.templates.updates).toEqual([
-      { organizationId: ORG, update: { wabaId: 'waba-a', templateId: '1234', name: 'promo', language: 'en_US', status: 'PAUSED', reason: 'FIRST_PAUSE', at: new Date(1_767_000_100_000) } },
+      {
+        organizationId: ORG,
+        update: {
+          wabaId: 'waba-a',
+          templateId: '1234',
+          name: 'promo',
+          language: 'en_US',
+          status: 'PAUSED',
+          reason: 'FIRST_PAUSE',
+          at: new Date(1_767_000_100_000),
+        },
+      },
     ]);
     expect(kit.log.text()).toContain('dropped: business account owned by no organization');
   });
@@ -228,7 +304,13 @@ describe('routing to the other sides', () => {
   it('logs "dropped: no sink" for events whose sink is not composed', async () => {
     const kit = setup({ withSinks: false });
     const report = await kit.apply(
-      webhookBody([{ phoneNumberId: PHONE_ID, statuses: [statusOf({ id: 'wamid.unmatched', status: 'read' })], messages: [{ from: '1555', id: 'wamid.in', timestamp: '1767000000', type: 'text' }] }]),
+      webhookBody([
+        {
+          phoneNumberId: PHONE_ID,
+          statuses: [statusOf({ id: 'wamid.unmatched', status: 'read' })],
+          messages: [{ from: '1555', id: 'wamid.in', timestamp: '1767000000', type: 'text' }],
+        },
+      ]),
     );
     expect(report).toMatchObject({ dropped: 1, inbound: 0 });
     expect(kit.log.lines.filter((line) => line.message === 'dropped: no sink')).toHaveLength(2);
@@ -239,12 +321,23 @@ describe('malformed input', () => {
   it('skips one malformed status and applies the rest of the batch; a status value Meta added later is ignored without a warning', async () => {
     const kit = setup();
     const report = await kit.apply(
-      webhookBody([{ phoneNumberId: PHONE_ID, statuses: [{ id: 'wamid.0', status: 'delivered' }, statusOf({ id: 'wamid.1', status: 'delivered', callbackData: b1(1) }), statusOf({ id: 'wamid.2', status: 'deleted' })] }]),
+      webhookBody([
+        {
+          phoneNumberId: PHONE_ID,
+          statuses: [
+            { id: 'wamid.0', status: 'delivered' },
+            statusOf({ id: 'wamid.1', status: 'delivered', callbackData: b1(1) }),
+            statusOf({ id: 'wamid.2', status: 'deleted' }),
+          ],
+        },
+      ]),
     );
     // Changed on purpose (issue 35): an unknown status value (`deleted`) is not malformed: not skipped, not warned about.
     expect(report).toMatchObject({ applied: 1, skipped: 1 });
     expect(kit.ledger.statusOf(JOB, 0, 1, NOW)).toBe('DELIVERED');
-    expect(kit.log.lines.filter((line) => line.message === 'webhook element skipped').map((line) => line.attributes!.at)).toEqual(['entry[0].changes[0].value.statuses[0]']);
+    expect(kit.log.lines.filter((line) => line.message === 'webhook element skipped').map((line) => line.attributes!.at)).toEqual([
+      'entry[0].changes[0].value.statuses[0]',
+    ]);
     expect(kit.log.lines.filter((line) => line.level === 'warn')).toHaveLength(1);
   });
 

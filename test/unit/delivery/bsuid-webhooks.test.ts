@@ -21,12 +21,21 @@ describe('inbound messages of BSUID users', () => {
       {
         phoneNumberId: 'pn_a',
         contacts: [{ profile: { name: 'Ana R.', username: 'ana.r' }, user_id: bsuid, parent_user_id: 'BR.ENT.55510293847' }],
-        messages: [{ from_user_id: bsuid, from_parent_user_id: 'BR.ENT.55510293847', id: 'wamid.1', timestamp: '1767225600', type: 'text', text: { body: 'oi' } }],
+        messages: [
+          { from_user_id: bsuid, from_parent_user_id: 'BR.ENT.55510293847', id: 'wamid.1', timestamp: '1767225600', type: 'text', text: { body: 'oi' } },
+        ],
       },
     ]);
     const change = messagesOf(body);
     expect(change.messages).toEqual([
-      expect.objectContaining({ messageId: 'wamid.1', fromUserId: bsuid, parentUserId: 'BR.ENT.55510293847', profileName: 'Ana R.', username: 'ana.r', text: 'oi' }),
+      expect.objectContaining({
+        messageId: 'wamid.1',
+        fromUserId: bsuid,
+        parentUserId: 'BR.ENT.55510293847',
+        profileName: 'Ana R.',
+        username: 'ana.r',
+        text: 'oi',
+      }),
     ]);
     expect(change.messages[0]).not.toHaveProperty('from');
     const event = messageReceivedEvent(change.messages[0]!, NOW);
@@ -36,7 +45,15 @@ describe('inbound messages of BSUID users', () => {
 
   test('a message with neither `from` nor `from_user_id` is skipped; one with `from` only is read as before', () => {
     const parsed = parseWebhookBody(
-      webhookBody([{ phoneNumberId: 'pn_a', messages: [{ id: 'wamid.1', timestamp: '1767225600', type: 'text' }, { from: '447700900123', id: 'wamid.2', timestamp: '1767225600', type: 'text' }] }]),
+      webhookBody([
+        {
+          phoneNumberId: 'pn_a',
+          messages: [
+            { id: 'wamid.1', timestamp: '1767225600', type: 'text' },
+            { from: '447700900123', id: 'wamid.2', timestamp: '1767225600', type: 'text' },
+          ],
+        },
+      ]),
       NOW,
     );
     expect(parsed.skipped).toEqual([{ at: 'entry[0].changes[0].value.messages[0]', problem: 'from or from_user_id is required' }]);
@@ -96,7 +113,14 @@ describe('pairs of a change (identityPairsOf)', () => {
       identities: { recordPairs: async (organizationId, pairs) => void calls.push({ organizationId, pairs }) },
     };
     const messages = [1, 2].map((n) => ({ from: '5511987654321', from_user_id: bsuid, id: `wamid.${n}`, timestamp: '1767225600', type: 'text' }));
-    await applyWebhookBatch(ports, webhookBody([{ phoneNumberId: 'pn_a', messages }, { phoneNumberId: 'pn_unknown', messages }]), NOW);
+    await applyWebhookBatch(
+      ports,
+      webhookBody([
+        { phoneNumberId: 'pn_a', messages },
+        { phoneNumberId: 'pn_unknown', messages },
+      ]),
+      NOW,
+    );
     expect(calls).toEqual([{ organizationId: 'org_a', pairs: [expect.objectContaining({ userId: bsuid }), expect.objectContaining({ userId: bsuid })] }]);
   });
 });

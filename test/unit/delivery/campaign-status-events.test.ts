@@ -14,10 +14,13 @@ it('message.status carries campaignId for a campaign job, and no such field othe
   const ledger = new FakeLedgerDeliveryStore();
   ledger.addJob('pub_campaign', 'org_a', 'pn_a', 1000, 'cmp_1');
   ledger.addJob('pub_plain', 'org_a', 'pn_a', 1000);
-  for (const jobId of ['pub_campaign', 'pub_plain']) ledger.addEntry(jobId, 0, 0, { status: 'SENT', updatedAt: NOW.toISOString(), messageId: `wamid.${jobId}`, tallyCode: tallyCodes.sent });
+  for (const jobId of ['pub_campaign', 'pub_plain'])
+    ledger.addEntry(jobId, 0, 0, { status: 'SENT', updatedAt: NOW.toISOString(), messageId: `wamid.${jobId}`, tallyCode: tallyCodes.sent });
   const events = new RecordingPublisher();
   const ports: DeliveryEventPorts = { owners, ledger, log: new RecordingLog(), events };
-  const statuses = ['pub_campaign', 'pub_plain'].map((jobId) => statusOf({ id: `wamid.${jobId}`, status: 'delivered', timestamp: T0, callbackData: callbackDataOf({ kind: 'ledger', jobId, chunkIndex: 0, index: 0 }) }));
+  const statuses = ['pub_campaign', 'pub_plain'].map((jobId) =>
+    statusOf({ id: `wamid.${jobId}`, status: 'delivered', timestamp: T0, callbackData: callbackDataOf({ kind: 'ledger', jobId, chunkIndex: 0, index: 0 }) }),
+  );
   await applyWebhookBatch(ports, webhookBody([{ phoneNumberId: 'pn_a', statuses }]), NOW, { redelivered: false });
   const byJob = new Map(events.published.map(({ event }) => [event.data.jobId, event.data]));
   expect(byJob.get('pub_campaign')).toMatchObject({ campaignId: 'cmp_1', status: 'DELIVERED' });

@@ -24,21 +24,34 @@ function setup() {
   const ledger = new FakeLedgerDeliveryStore();
   for (const jobId of ['job_1', 'job_2']) {
     ledger.addJob(jobId, ORG, PHONE_ID, 3);
-    for (let index = 0; index < 3; index += 1) ledger.addEntry(jobId, 0, index, { status: 'SENT', updatedAt: NOW.toISOString(), messageId: `wamid.${jobId}.${index}`, tallyCode: tallyCodes.sent });
+    for (let index = 0; index < 3; index += 1)
+      ledger.addEntry(jobId, 0, index, { status: 'SENT', updatedAt: NOW.toISOString(), messageId: `wamid.${jobId}.${index}`, tallyCode: tallyCodes.sent });
   }
   const events = new RecordingPublisher();
   const log = new RecordingLog();
   const ports: DeliveryEventPorts = { owners, ledger, log, events };
-  const apply = (specs: StatusSpec[], redelivered = false) => applyWebhookBatch(ports, webhookBody([{ phoneNumberId: PHONE_ID, statuses: specs.map(statusOf) }]), NOW, { redelivered });
+  const apply = (specs: StatusSpec[], redelivered = false) =>
+    applyWebhookBatch(ports, webhookBody([{ phoneNumberId: PHONE_ID, statuses: specs.map(statusOf) }]), NOW, { redelivered });
   return { owners, ledger, events, log, apply, ports };
 }
 
-const spec = (jobId: string, index: number, status: string, timestamp = T0): StatusSpec => ({ id: `wamid.${jobId}.${index}`, status, timestamp, callbackData: b1(jobId, index) });
+const spec = (jobId: string, index: number, status: string, timestamp = T0): StatusSpec => ({
+  id: `wamid.${jobId}.${index}`,
+  status,
+  timestamp,
+  callbackData: b1(jobId, index),
+});
 
 describe('coalesced broadcast statuses', () => {
   it('hands each job’s events of a batch to the store in one call', async () => {
     const kit = setup();
-    const report = await kit.apply([spec('job_1', 0, 'sent'), spec('job_2', 0, 'sent'), spec('job_1', 1, 'sent'), spec('job_1', 2, 'delivered'), spec('job_2', 1, 'read')]);
+    const report = await kit.apply([
+      spec('job_1', 0, 'sent'),
+      spec('job_2', 0, 'sent'),
+      spec('job_1', 1, 'sent'),
+      spec('job_1', 2, 'delivered'),
+      spec('job_2', 1, 'read'),
+    ]);
     expect(report).toMatchObject({ applied: 5, notFound: 0, dropped: 0 });
     expect([...kit.ledger.applyBatches].sort()).toEqual([2, 3]);
     expect(kit.ledger.tallyOf('job_1', 2)).toBe(tallyCodes.delivered);
@@ -87,7 +100,8 @@ describe('coalesced broadcast statuses', () => {
 });
 
 describe('the webhook batches of one queue delivery, applied together', () => {
-  const body = (specs: StatusSpec[], messages?: unknown[]) => webhookBody([{ phoneNumberId: PHONE_ID, statuses: specs.map(statusOf), ...(messages ? { messages } : {}) }]);
+  const body = (specs: StatusSpec[], messages?: unknown[]) =>
+    webhookBody([{ phoneNumberId: PHONE_ID, statuses: specs.map(statusOf), ...(messages ? { messages } : {}) }]);
   const inboundText = { from: '15550002222', id: 'wamid.in', timestamp: String(T0), type: 'text', text: { body: 'hi' } };
 
   it('hand the store one call per job for all of them (one status per POST: ten POSTs, one tally write), each with its own report', async () => {
@@ -132,9 +146,16 @@ describe('the webhook batches of one queue delivery, applied together', () => {
     // Which job's call runs first is not fixed; exactly the batches of the failing job fail.
     expect(failed[0]).toBe(failed[2]);
     expect(failed[1]).toBe(!failed[0]);
-    const again = await applyWebhookBatches(kit.ports, batches.filter((_, position) => failed[position]).map((batch) => ({ ...batch, redelivered: true })));
+    const again = await applyWebhookBatches(
+      kit.ports,
+      batches.filter((_, position) => failed[position]).map((batch) => ({ ...batch, redelivered: true })),
+    );
     expect(again.every(({ failure }) => failure === undefined)).toBe(true);
-    expect([kit.ledger.tallyOf('job_1', 0), kit.ledger.tallyOf('job_1', 1), kit.ledger.tallyOf('job_2', 0)]).toEqual([tallyCodes.read, tallyCodes.delivered, tallyCodes.read]);
+    expect([kit.ledger.tallyOf('job_1', 0), kit.ledger.tallyOf('job_1', 1), kit.ledger.tallyOf('job_2', 0)]).toEqual([
+      tallyCodes.read,
+      tallyCodes.delivered,
+      tallyCodes.read,
+    ]);
     expect(kit.ledger.countsOf('job_1', NOW)).toMatchObject({ accounted: 3, sent: 3, delivered: 2, read: 1 });
   });
 
@@ -155,7 +176,11 @@ describe("a batch's customer events", () => {
     const registry = new FakeWebhookRegistry();
     registry.add(ORG, 'whk_1', 'https://a.example.com/1', 's1', ['message.status']);
     let reads = 0;
-    const counted = { subscribersOf: (organizationId: string, type: Parameters<FakeWebhookRegistry['subscribersOf']>[1]) => ((reads += 1), registry.subscribersOf(organizationId, type)) };
+    const counted = {
+      subscribersOf: (organizationId: string, type: Parameters<FakeWebhookRegistry['subscribersOf']>[1]) => (
+        (reads += 1), registry.subscribersOf(organizationId, type)
+      ),
+    };
     const queued: unknown[] = [];
     const publisher = new QueueingCustomerEventPublisher({
       log: { record: async (_organizationId, event) => event, find: async () => undefined, between: async () => [] },

@@ -20,18 +20,42 @@ function setup() {
   owners.phoneNumbers.set('pn_a', { organizationId: 'org_a', wabaId: 'waba-a' });
   const ledger = new FakeLedgerDeliveryStore();
   ledger.addJob('job_1', 'org_a', 'pn_a', 3);
-  for (let index = 0; index < 3; index += 1) ledger.addEntry('job_1', 0, index, { status: 'SENT', updatedAt: NOW.toISOString(), messageId: `wamid.${index}`, tallyCode: tallyCodes.sent });
+  for (let index = 0; index < 3; index += 1)
+    ledger.addEntry('job_1', 0, index, { status: 'SENT', updatedAt: NOW.toISOString(), messageId: `wamid.${index}`, tallyCode: tallyCodes.sent });
   const deferred: Array<{ receiptHandle: string; seconds: number }> = [];
   const ports: DeliveryEventPorts = { owners, ledger, log: new RecordingLog() };
-  const dependencies = { ports, redelivery: { defer: async (receiptHandle: string, seconds: number) => void deferred.push({ receiptHandle, seconds }) } } as unknown as DeliveryEventsDependencies;
+  const dependencies = {
+    ports,
+    redelivery: { defer: async (receiptHandle: string, seconds: number) => void deferred.push({ receiptHandle, seconds }) },
+  } as unknown as DeliveryEventsDependencies;
   return { ledger, deferred, dependencies };
 }
 
 const readOf = (index: number) =>
-  JSON.stringify(webhookBody([{ phoneNumberId: 'pn_a', statuses: [statusOf({ id: `wamid.${index}`, status: 'read', timestamp: T0, callbackData: callbackDataOf({ kind: 'ledger', jobId: 'job_1', chunkIndex: 0, index }) })] }]));
+  JSON.stringify(
+    webhookBody([
+      {
+        phoneNumberId: 'pn_a',
+        statuses: [
+          statusOf({
+            id: `wamid.${index}`,
+            status: 'read',
+            timestamp: T0,
+            callbackData: callbackDataOf({ kind: 'ledger', jobId: 'job_1', chunkIndex: 0, index }),
+          }),
+        ],
+      },
+    ]),
+  );
 
 const recordOf = (messageId: string, body: string, receiveCount = 1): SQSRecord =>
-  ({ messageId, receiptHandle: `rh-${messageId}`, body, attributes: { ApproximateReceiveCount: String(receiveCount) }, messageAttributes: {} }) as unknown as SQSRecord;
+  ({
+    messageId,
+    receiptHandle: `rh-${messageId}`,
+    body,
+    attributes: { ApproximateReceiveCount: String(receiveCount) },
+    messageAttributes: {},
+  }) as unknown as SQSRecord;
 
 describe('handleDeliveryRecords', () => {
   it('applies every readable record in one pass and returns only the unreadable one, deferred for a quick retry', async () => {
@@ -50,7 +74,10 @@ describe('handleDeliveryRecords', () => {
     const kit = setup();
     kit.ledger.failOnApply = 1;
     await expect(
-      handleDeliveryRecords(kit.dependencies, [recordOf('m-0', encodeMetaEventMessage(NOW, readOf(0)), 2), recordOf('m-1', encodeMetaEventMessage(NOW, readOf(1)), 2)]),
+      handleDeliveryRecords(kit.dependencies, [
+        recordOf('m-0', encodeMetaEventMessage(NOW, readOf(0)), 2),
+        recordOf('m-1', encodeMetaEventMessage(NOW, readOf(1)), 2),
+      ]),
     ).rejects.toThrow(/All records failed/);
     expect(kit.deferred.map(({ seconds }) => seconds)).toEqual([10, 10]);
   });

@@ -18,17 +18,34 @@ const systemMessage = (system: Record<string, unknown>, sender: Record<string, u
   system: { body: 'User changed number', ...system },
 });
 
-const preferencesBody = (preferences: unknown[], metadata: Record<string, unknown> | null = { phone_number_id: 'pn_a', display_phone_number: '15550001111' }, wabaId = 'waba-1') => ({
+const preferencesBody = (
+  preferences: unknown[],
+  metadata: Record<string, unknown> | null = { phone_number_id: 'pn_a', display_phone_number: '15550001111' },
+  wabaId = 'waba-1',
+) => ({
   object: 'whatsapp_business_account',
-  entry: [{ id: wabaId, changes: [{ field: 'user_preferences', value: { messaging_product: 'whatsapp', ...(metadata ? { metadata } : {}), user_preferences: preferences } }] }],
+  entry: [
+    {
+      id: wabaId,
+      changes: [{ field: 'user_preferences', value: { messaging_product: 'whatsapp', ...(metadata ? { metadata } : {}), user_preferences: preferences } }],
+    },
+  ],
 });
 
 describe('identity-change system messages', () => {
-  const changeOf = (message: unknown) => (parseWebhookBody(webhookBody([{ phoneNumberId: 'pn_a', messages: [message] }]), NOW).changes[0] as MessagesChange).messages[0]!;
+  const changeOf = (message: unknown) =>
+    (parseWebhookBody(webhookBody([{ phoneNumberId: 'pn_a', messages: [message] }]), NOW).changes[0] as MessagesChange).messages[0]!;
 
   test('user_changed_number: the new ids, the previous ones from system.previous_*, the old number from `from`', () => {
     const message = changeOf(
-      systemMessage({ type: 'user_changed_number', user_id: 'GB.new', parent_user_id: 'GB.ENT.new', wa_id: '447700900999', previous_user_id: 'GB.old', previous_parent_user_id: 'GB.ENT.old' }),
+      systemMessage({
+        type: 'user_changed_number',
+        user_id: 'GB.new',
+        parent_user_id: 'GB.ENT.new',
+        wa_id: '447700900999',
+        previous_user_id: 'GB.old',
+        previous_parent_user_id: 'GB.ENT.old',
+      }),
     );
     expect(message.userIdChange).toEqual({
       userId: 'GB.new',
@@ -41,18 +58,34 @@ describe('identity-change system messages', () => {
   });
 
   test('user_changed_user_id without previous ids (before 2026-08-11): the message’s from_user_id stands in; other system types change nothing', () => {
-    expect(changeOf(systemMessage({ type: 'user_changed_user_id', user_id: 'GB.new' }, { from_user_id: 'GB.old' })).userIdChange).toEqual({ userId: 'GB.new', previousUserId: 'GB.old' });
+    expect(changeOf(systemMessage({ type: 'user_changed_user_id', user_id: 'GB.new' }, { from_user_id: 'GB.old' })).userIdChange).toEqual({
+      userId: 'GB.new',
+      previousUserId: 'GB.old',
+    });
     expect(changeOf(systemMessage({ type: 'customer_identity_changed', user_id: 'GB.new' })).userIdChange).toBeUndefined();
     expect(changeOf(systemMessage({ type: 'user_changed_number' })).userIdChange).toBeUndefined();
   });
 });
 
 describe('the user_preferences field', () => {
-  const stop = { user_id: 'US.1', wa_id: '15550100001', category: 'marketing_messages', value: 'stop', detail: 'User requested to stop marketing messages', timestamp: 1793606400 };
+  const stop = {
+    user_id: 'US.1',
+    wa_id: '15550100001',
+    category: 'marketing_messages',
+    value: 'stop',
+    detail: 'User requested to stop marketing messages',
+    timestamp: 1793606400,
+  };
 
   test('marketing stops and resumes are read; another category is ignored; a malformed element is skipped alone', () => {
     const parsed = parseWebhookBody(
-      preferencesBody([stop, { ...stop, wa_id: undefined, value: 'resume', timestamp: '1793606460' }, { ...stop, category: 'utility_messages' }, { ...stop, value: 'pause' }, { category: 'marketing_messages', value: 'stop', timestamp: 1 }]),
+      preferencesBody([
+        stop,
+        { ...stop, wa_id: undefined, value: 'resume', timestamp: '1793606460' },
+        { ...stop, category: 'utility_messages' },
+        { ...stop, value: 'pause' },
+        { category: 'marketing_messages', value: 'stop', timestamp: 1 },
+      ]),
       NOW,
     );
     expect(parsed.changes).toEqual([
@@ -66,7 +99,10 @@ describe('the user_preferences field', () => {
         ],
       },
     ]);
-    expect(parsed.skipped.map((element) => element.at)).toEqual(['entry[0].changes[0].value.user_preferences[3]', 'entry[0].changes[0].value.user_preferences[4]']);
+    expect(parsed.skipped.map((element) => element.at)).toEqual([
+      'entry[0].changes[0].value.user_preferences[3]',
+      'entry[0].changes[0].value.user_preferences[4]',
+    ]);
     expect(parsed.ignored).toBe(0);
   });
 

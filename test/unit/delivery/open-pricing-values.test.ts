@@ -23,7 +23,12 @@ describe('pricing values as open strings', () => {
       pricingModel: 'PMP',
       subtype: 'paid_exempt',
     });
-    expect(pricingOf({ category: 'Quantum_Marketing', type: 'Surge', pricing_model: 'NEXT' })).toEqual({ category: 'quantum_marketing', type: 'surge', billable: true, pricingModel: 'NEXT' });
+    expect(pricingOf({ category: 'Quantum_Marketing', type: 'Surge', pricing_model: 'NEXT' })).toEqual({
+      category: 'quantum_marketing',
+      type: 'surge',
+      billable: true,
+      pricingModel: 'NEXT',
+    });
   });
 
   it('derives billable from type (and an exempt subtype) only when Meta left the flag out', () => {
@@ -39,11 +44,17 @@ describe('pricing values as open strings', () => {
   it('keeps a value with separators the tally code uses from breaking it', () => {
     const pricing = pricingOf({ category: 'odd~cat:egory', type: 'a:b~c', pricing_model: 'x:y' })!;
     expect(pricing).toMatchObject({ category: 'odd_cat_egory', type: 'a_b_c', pricingModel: 'X_Y' });
-    expect(splitPricedCode(`3D~3${pricing.category}~1~44`)).toEqual({ status: '3D', pricing: { category: 'odd_cat_egory', billable: true, callingCode: '44' } });
+    expect(splitPricedCode(`3D~3${pricing.category}~1~44`)).toEqual({
+      status: '3D',
+      pricing: { category: 'odd_cat_egory', billable: true, callingCode: '44' },
+    });
   });
 
   it('reads Meta’s hyphenated category and a status with pricing of unknown shape without skipping it', () => {
-    const parsed = parseStatus({ ...statusOf({ id: 'w', status: 'delivered' }), pricing: { category: 'authentication-international', type: 'regular', pricing_model: 7 } });
+    const parsed = parseStatus({
+      ...statusOf({ id: 'w', status: 'delivered' }),
+      pricing: { category: 'authentication-international', type: 'regular', pricing_model: 7 },
+    });
     expect(parsed.skipped).toEqual([]);
     expect(parsed.changes[0]).toMatchObject({ statuses: [{ stage: 'delivered', pricing: { category: 'authentication_international', pricingModel: 'PMP' } }] });
   });
@@ -67,7 +78,11 @@ describe('status values', () => {
     const log = new RecordingLog();
     const callbackData = callbackDataOf({ kind: 'ledger', jobId: 'job_v', chunkIndex: 0, index: 0 });
     const at = Math.floor(NOW.getTime() / 1000);
-    const statuses = [statusOf({ id: 'wamid.v', status: 'delivered', timestamp: at, callbackData }), statusOf({ id: 'wamid.v', status: 'played', timestamp: at + 9, callbackData }), statusOf({ id: 'wamid.v', status: 'rewound', timestamp: at + 10, callbackData })];
+    const statuses = [
+      statusOf({ id: 'wamid.v', status: 'delivered', timestamp: at, callbackData }),
+      statusOf({ id: 'wamid.v', status: 'played', timestamp: at + 9, callbackData }),
+      statusOf({ id: 'wamid.v', status: 'rewound', timestamp: at + 10, callbackData }),
+    ];
     const report = await applyWebhookBatch({ owners, ledger, log }, webhookBody([{ phoneNumberId: PHONE_ID, statuses }]), NOW);
     expect(report).toMatchObject({ applied: 2, skipped: 0, dropped: 0 });
     expect(ledger.statusOf('job_v', 0, 0, NOW)).toBe('READ');

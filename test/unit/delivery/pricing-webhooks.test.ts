@@ -22,10 +22,12 @@ function setup(recipients = 3) {
   owners.phoneNumbers.set(PHONE_ID, { organizationId: 'org_a', wabaId: 'waba-a' });
   const ledger = new FakeLedgerDeliveryStore();
   ledger.addJob(JOB, 'org_a', PHONE_ID);
-  for (let index = 0; index < recipients; index += 1) ledger.addEntry(JOB, 0, index, { status: 'SENT', updatedAt: NOW.toISOString(), messageId: `wamid.${index}`, tallyCode: tallyCodes.sent });
+  for (let index = 0; index < recipients; index += 1)
+    ledger.addEntry(JOB, 0, index, { status: 'SENT', updatedAt: NOW.toISOString(), messageId: `wamid.${index}`, tallyCode: tallyCodes.sent });
   const published: Array<{ data: Record<string, unknown> }> = [];
   const events = { publish: async (_organizationId: string, event: { data: Record<string, unknown> }) => void published.push(event) };
-  const apply = (...specs: StatusSpec[]) => applyWebhookBatch({ owners, ledger, log: new RecordingLog(), events }, webhookBody([{ phoneNumberId: PHONE_ID, statuses: specs.map(statusOf) }]), NOW);
+  const apply = (...specs: StatusSpec[]) =>
+    applyWebhookBatch({ owners, ledger, log: new RecordingLog(), events }, webhookBody([{ phoneNumberId: PHONE_ID, statuses: specs.map(statusOf) }]), NOW);
   return { ledger, apply, published };
 }
 
@@ -39,7 +41,12 @@ describe('parsing Meta’s pricing object', () => {
   });
 
   it('spells authentication-international one way, lower-cases Meta’s values', () => {
-    expect(pricingOf({ category: 'authentication-international', type: 'REGULAR', pricing_model: 'pmp' })).toEqual({ category: 'authentication_international', type: 'regular', billable: true, pricingModel: 'PMP' });
+    expect(pricingOf({ category: 'authentication-international', type: 'REGULAR', pricing_model: 'pmp' })).toEqual({
+      category: 'authentication_international',
+      type: 'regular',
+      billable: true,
+      pricingModel: 'PMP',
+    });
     expect(pricingOf({ category: 'authentication_international' })?.category).toBe('authentication_international');
     expect(pricingOf({ category: 'marketing_lite' })?.category).toBe('marketing_lite');
   });
@@ -66,7 +73,10 @@ describe('parsing Meta’s pricing object', () => {
 describe('pricing on the ledger entry and in the summary', () => {
   it('keeps each stage’s pricing and shows the highest stage’s', async () => {
     const kit = setup();
-    await kit.apply({ id: 'wamid.0', status: 'sent', timestamp: T0, callbackData: b1(0), pricing: meta('marketing_lite') }, { id: 'wamid.0', status: 'delivered', timestamp: T0 + 5, callbackData: b1(0), pricing: meta('marketing') });
+    await kit.apply(
+      { id: 'wamid.0', status: 'sent', timestamp: T0, callbackData: b1(0), pricing: meta('marketing_lite') },
+      { id: 'wamid.0', status: 'delivered', timestamp: T0 + 5, callbackData: b1(0), pricing: meta('marketing') },
+    );
     const facts = kit.ledger.entry(JOB, 0, 0)!.facts;
     expect(facts.sentPricing?.category).toBe('marketing_lite');
     expect(facts.deliveredPricing?.category).toBe('marketing');
@@ -82,7 +92,13 @@ describe('pricing on the ledger entry and in the summary', () => {
     ];
     const recipient1 = [
       { id: 'wamid.1', status: 'sent', timestamp: T0, callbackData: b1(1), pricing: meta('utility', { billable: false, type: 'free_customer_service' }) },
-      { id: 'wamid.1', status: 'delivered', timestamp: T0 + 5, callbackData: b1(1), pricing: meta('utility', { billable: false, type: 'free_customer_service' }) },
+      {
+        id: 'wamid.1',
+        status: 'delivered',
+        timestamp: T0 + 5,
+        callbackData: b1(1),
+        pricing: meta('utility', { billable: false, type: 'free_customer_service' }),
+      },
     ];
     const recipient2 = [{ id: 'wamid.2', status: 'sent', timestamp: T0, callbackData: b1(2), pricing: meta('authentication-international') }];
     const all: StatusSpec[] = [...recipient0, ...recipient1, ...recipient2];
@@ -113,7 +129,10 @@ describe('pricing on the ledger entry and in the summary', () => {
 
   it('does not count a recipient whose message failed after its priced sent', async () => {
     const kit = setup();
-    await kit.apply({ id: 'wamid.0', status: 'sent', timestamp: T0, callbackData: b1(0), pricing: meta('marketing') }, { id: 'wamid.0', status: 'failed', timestamp: T0 + 2, callbackData: b1(0), error: { code: 131026, title: 'Message undeliverable' } });
+    await kit.apply(
+      { id: 'wamid.0', status: 'sent', timestamp: T0, callbackData: b1(0), pricing: meta('marketing') },
+      { id: 'wamid.0', status: 'failed', timestamp: T0 + 2, callbackData: b1(0), error: { code: 131026, title: 'Message undeliverable' } },
+    );
     expect(kit.ledger.tallyOf(JOB, 0)).toBe('2F:131026');
     expect(kit.ledger.countsOf(JOB, NOW).pricing).toEqual({ billable: 0, byCategory: {} });
     // The list still shows what Meta said at `sent`.
@@ -122,7 +141,10 @@ describe('pricing on the ledger entry and in the summary', () => {
 
   it('carries the event’s pricing in message.status, null without one', async () => {
     const kit = setup();
-    await kit.apply({ id: 'wamid.0', status: 'sent', timestamp: T0, callbackData: b1(0), pricing: meta('marketing') }, { id: 'wamid.0', status: 'read', timestamp: T0 + 3, callbackData: b1(0) });
+    await kit.apply(
+      { id: 'wamid.0', status: 'sent', timestamp: T0, callbackData: b1(0), pricing: meta('marketing') },
+      { id: 'wamid.0', status: 'read', timestamp: T0 + 3, callbackData: b1(0) },
+    );
     const byStatus = Object.fromEntries(kit.published.map((event) => [event.data.status, event.data.pricing]));
     expect(byStatus).toEqual({ SENT: { category: 'marketing', type: 'regular', billable: true, pricingModel: 'PMP' }, READ: null });
   });

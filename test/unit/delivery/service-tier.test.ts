@@ -7,7 +7,15 @@ import { applyWebhookBatch } from '../../../shared/delivery/apply-webhook-batch'
 import { callbackDataOf } from '../../../shared/delivery/callback-data';
 import { tallyCodes } from '../../../shared/delivery/recipient-status';
 import { countsAsServiceDelivery, serviceMonthOf, serviceTierPricing, serviceTierUsage } from '../../../shared/delivery/service-tier';
-import { FakeLedgerDeliveryStore, FakeOwnerDirectory, InMemoryServiceMessageCounter, RecordingLog, statusOf, webhookBody, type StatusSpec } from '../../support/delivery-fakes';
+import {
+  FakeLedgerDeliveryStore,
+  FakeOwnerDirectory,
+  InMemoryServiceMessageCounter,
+  RecordingLog,
+  statusOf,
+  webhookBody,
+  type StatusSpec,
+} from '../../support/delivery-fakes';
 
 const NOW = new Date('2026-11-01T00:10:00.000Z');
 const PHONE_ID = 'pn_service';
@@ -51,7 +59,8 @@ describe('the free tier through the webhook batch', () => {
     }
     const serviceTier = new InMemoryServiceMessageCounter();
     const log = new RecordingLog();
-    const apply = (specs: StatusSpec[]) => applyWebhookBatch({ owners, ledger, log, serviceTier }, webhookBody([{ phoneNumberId: PHONE_ID, statuses: specs.map(statusOf) }]), NOW);
+    const apply = (specs: StatusSpec[]) =>
+      applyWebhookBatch({ owners, ledger, log, serviceTier }, webhookBody([{ phoneNumberId: PHONE_ID, statuses: specs.map(statusOf) }]), NOW);
     const freeform = (job: number, timestamp: number, extra: Partial<StatusSpec> = {}): StatusSpec => ({
       id: `wamid.f${job}`,
       status: 'delivered',
@@ -64,7 +73,10 @@ describe('the free tier through the webhook batch', () => {
 
   it('1,001 deliveries across a month boundary: 999 of another app (Meta-priced) and two free-form ones in October, one in November', async () => {
     const kit = setup(3);
-    const others = Array.from({ length: 999 }, (_, index): StatusSpec => ({ id: `wamid.o${index}`, status: 'delivered', timestamp: OCT_31 - index, pricing: service('free_customer_service') }));
+    const others = Array.from(
+      { length: 999 },
+      (_, index): StatusSpec => ({ id: `wamid.o${index}`, status: 'delivered', timestamp: OCT_31 - index, pricing: service('free_customer_service') }),
+    );
     await kit.apply(others);
     expect(await kit.serviceTier.deliveriesIn(PHONE_ID, '2026-10')).toBe(999);
     // The 1,000th (free) and the 1,001st (billed): Meta's statuses here carry no pricing, so the count decides.
@@ -92,7 +104,10 @@ describe('the free tier through the webhook batch', () => {
 
   it('leaves template and sent statuses uncounted', async () => {
     const kit = setup(1);
-    await kit.apply([kit.freeform(0, NOV_1, { status: 'sent' }), { id: 'wamid.t', status: 'delivered', timestamp: NOV_1, pricing: { ...service('regular'), category: 'utility' } }]);
+    await kit.apply([
+      kit.freeform(0, NOV_1, { status: 'sent' }),
+      { id: 'wamid.t', status: 'delivered', timestamp: NOV_1, pricing: { ...service('regular'), category: 'utility' } },
+    ]);
     expect(await kit.serviceTier.deliveriesIn(PHONE_ID, '2026-11')).toBe(0);
   });
 });

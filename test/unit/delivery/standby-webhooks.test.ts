@@ -24,7 +24,14 @@ function onStandby(body: Record<string, unknown>): Record<string, unknown> {
   return { ...body, entry: entries.map((entry) => ({ ...entry, changes: entry.changes.map((change) => ({ ...change, field: STANDBY_FIELD })) })) };
 }
 
-const inbound = (text: string, id = 'wamid.sb1', timestamp = '1772441000') => ({ from: phone, from_user_id: bsuid, id, timestamp, type: 'text', text: { body: text } });
+const inbound = (text: string, id = 'wamid.sb1', timestamp = '1772441000') => ({
+  from: phone,
+  from_user_id: bsuid,
+  id,
+  timestamp,
+  type: 'text',
+  text: { body: text },
+});
 const contacts = [{ profile: { name: 'Ana R.' }, wa_id: phone, user_id: bsuid }];
 
 describe('the standby field, read like messages', () => {
@@ -67,14 +74,21 @@ describe('the standby field, read like messages', () => {
       owners,
       ledger: new FakeLedgerDeliveryStore(),
       log: new RecordingLog(),
-      inbound: { recordInbound: async (organizationId, message) => {
-        received.push(message);
-        await sink.recordInbound(organizationId, message);
-      } },
+      inbound: {
+        recordInbound: async (organizationId, message) => {
+          received.push(message);
+          await sink.recordInbound(organizationId, message);
+        },
+      },
     };
-    const listed = async () => (await kit.services.listOptOuts({ organizationId: 'org_a', page: 1, pageSize: 100 })).items.map((entry) => entry.phoneNumber).sort();
+    const listed = async () =>
+      (await kit.services.listOptOuts({ organizationId: 'org_a', page: 1, pageSize: 100 })).items.map((entry) => entry.phoneNumber).sort();
 
-    const report = await applyWebhookBatch(ports, onStandby(webhookBody([{ phoneNumberId: 'pn_a', displayPhoneNumber: senderA, messages: [inbound('STOP')], contacts }])), NOW);
+    const report = await applyWebhookBatch(
+      ports,
+      onStandby(webhookBody([{ phoneNumberId: 'pn_a', displayPhoneNumber: senderA, messages: [inbound('STOP')], contacts }])),
+      NOW,
+    );
     expect(report).toMatchObject({ inbound: 1, skipped: 0 });
     expect(received.map((message) => message.standby)).toEqual([true]);
     expect(await listed()).toEqual([phone, bsuid].sort());

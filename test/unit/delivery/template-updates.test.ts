@@ -15,10 +15,22 @@ import { FakeLedgerDeliveryStore, FakeOwnerDirectory, RecordingLog, RecordingTem
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const ENTRY_TIME = Math.floor(NOW.getTime() / 1000) - 5;
 const ids = { message_template_id: 1234, message_template_name: 'order_update', message_template_language: 'en_US' };
-const body = (...changes: Array<{ field: string; value: unknown }>) => ({ object: 'whatsapp_business_account', entry: [{ id: 'waba_1', time: ENTRY_TIME, changes }] });
-const quality = (previous: string | undefined, current: unknown) => ({ field: 'message_template_quality_update', value: { ...ids, ...(previous ? { previous_quality_score: previous } : {}), new_quality_score: current } });
-const category = (previous: string, current: string) => ({ field: 'template_category_update', value: { ...ids, previous_category: previous, new_category: current } });
-const impending = { field: 'template_category_update', value: { ...ids, correct_category: 'MARKETING', new_category: 'UTILITY', category_update_timestamp: ENTRY_TIME + 86_400 } };
+const body = (...changes: Array<{ field: string; value: unknown }>) => ({
+  object: 'whatsapp_business_account',
+  entry: [{ id: 'waba_1', time: ENTRY_TIME, changes }],
+});
+const quality = (previous: string | undefined, current: unknown) => ({
+  field: 'message_template_quality_update',
+  value: { ...ids, ...(previous ? { previous_quality_score: previous } : {}), new_quality_score: current },
+});
+const category = (previous: string, current: string) => ({
+  field: 'template_category_update',
+  value: { ...ids, previous_category: previous, new_category: current },
+});
+const impending = {
+  field: 'template_category_update',
+  value: { ...ids, correct_category: 'MARKETING', new_category: 'UTILITY', category_update_timestamp: ENTRY_TIME + 86_400 },
+};
 const at = new Date(ENTRY_TIME * 1000);
 const identity = { wabaId: 'waba_1', templateId: '1234', name: 'order_update', language: 'en_US', at };
 
@@ -76,7 +88,10 @@ describe('applying them', () => {
           metaTimestamp: at.toISOString(),
         },
       },
-      expect.objectContaining({ type: 'template.updated', data: expect.objectContaining({ change: 'quality', quality: { previous: 'GREEN', current: 'RED' }, category: null }) }),
+      expect.objectContaining({
+        type: 'template.updated',
+        data: expect.objectContaining({ change: 'quality', quality: { previous: 'GREEN', current: 'RED' }, category: null }),
+      }),
     ]);
   });
 

@@ -25,11 +25,26 @@ describe('metaEventTenantOf', () => {
   const batch = (entry: unknown) => JSON.stringify({ object: 'whatsapp_business_account', entry });
 
   it('names the business account of the first entry', () => {
-    expect(metaEventTenantOf(batch([{ id: '102290129340398', changes: [] }, { id: '999', changes: [] }]))).toBe('102290129340398');
+    expect(
+      metaEventTenantOf(
+        batch([
+          { id: '102290129340398', changes: [] },
+          { id: '999', changes: [] },
+        ]),
+      ),
+    ).toBe('102290129340398');
   });
 
   it('never takes a phone number or anything but an account id from the payload', () => {
-    const statuses = { id: '102290129340398', changes: [{ field: 'messages', value: { metadata: { display_phone_number: '15551234567', phone_number_id: '106540352242922' }, statuses: [{ recipient_id: '15557654321' }] } }] };
+    const statuses = {
+      id: '102290129340398',
+      changes: [
+        {
+          field: 'messages',
+          value: { metadata: { display_phone_number: '15551234567', phone_number_id: '106540352242922' }, statuses: [{ recipient_id: '15557654321' }] },
+        },
+      ],
+    };
     expect(metaEventTenantOf(batch([statuses]))).toBe('102290129340398');
   });
 

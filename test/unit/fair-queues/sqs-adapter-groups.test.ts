@@ -23,7 +23,8 @@ function recordingSqs(received: unknown[] = []): { sqs: SQSClient; sent: Sent[] 
   const send = async (command: { constructor: { name: string }; input: Record<string, unknown> }) => {
     sent.push({ name: command.constructor.name, input: command.input });
     if (command.constructor.name === 'ReceiveMessageCommand') return { Messages: receives++ === 0 ? received : [] };
-    if (command.constructor.name === 'SendMessageBatchCommand') return { Successful: (command.input.Entries as Array<{ Id: string }>).map(({ Id }) => ({ Id })), Failed: [] };
+    if (command.constructor.name === 'SendMessageBatchCommand')
+      return { Successful: (command.input.Entries as Array<{ Id: string }>).map(({ Id }) => ({ Id })), Failed: [] };
     return {};
   };
   return { sqs: { send } as unknown as SQSClient, sent };
@@ -31,7 +32,11 @@ function recordingSqs(received: unknown[] = []): { sqs: SQSClient; sent: Sent[] 
 
 const groupsOf = (sent: Sent[]): Array<string | undefined> =>
   sent.flatMap(({ name, input }) =>
-    name === SendMessageBatchCommand.name ? (input.Entries as Array<{ MessageGroupId?: string }>).map((entry) => entry.MessageGroupId) : name === SendMessageCommand.name ? [input.MessageGroupId as string | undefined] : [],
+    name === SendMessageBatchCommand.name
+      ? (input.Entries as Array<{ MessageGroupId?: string }>).map((entry) => entry.MessageGroupId)
+      : name === SendMessageCommand.name
+        ? [input.MessageGroupId as string | undefined]
+        : [],
   );
 
 const chunk = (organizationId: string, chunkIndex: number): TemplateChunkMessage => ({

@@ -67,7 +67,10 @@ function setup(options: { fail?: Error; operationError?: Error } = {}) {
     },
   });
   const call = (target: RouteDefinition, key: string | undefined, query?: Record<string, string>) =>
-    handler(proxyEventFor(target, { headers: key ? { 'x-api-key': key } : {}, pathParameters: { campaignId: 'cmp_7' }, sourceIp: '198.51.100.4', query }), lambdaContext());
+    handler(
+      proxyEventFor(target, { headers: key ? { 'x-api-key': key } : {}, pathParameters: { campaignId: 'cmp_7' }, sourceIp: '198.51.100.4', query }),
+      lambdaContext(),
+    );
   const entries = async () => (await auditLog.list({ organizationId: 'org_1', limit: 10 })).entries;
   return { call, entries, auditLog, failures: () => failures };
 }
@@ -99,7 +102,12 @@ describe('the audit record', () => {
     const { call, entries } = setup({ operationError: new RequestValidationError('campaignId must be a campaign id') });
     expect((await call(cancel, 'key')).statusCode).toBe(400);
     const [entry] = await entries();
-    expect(entry).toMatchObject({ actor: { kind: 'credential', credentialId: 'key_1', credentialKind: 'broadcast-api-key' }, statusCode: 400, outcome: 'refused', errorCode: 'VALIDATION_FAILED' });
+    expect(entry).toMatchObject({
+      actor: { kind: 'credential', credentialId: 'key_1', credentialKind: 'broadcast-api-key' },
+      statusCode: 400,
+      outcome: 'refused',
+      errorCode: 'VALIDATION_FAILED',
+    });
   });
 
   it('records a failure as failed (5xx) with its code', async () => {
@@ -147,10 +155,26 @@ describe('the audit record', () => {
   });
 
   it('refuses to build a group with an audited route and no audit log', () => {
-    const bare = { authenticate: async () => keyCaller, rateLimiter: { consume: async () => ({ allowed: true, retryAfterSeconds: 0, remaining: 1 }) }, clock: { now: () => new Date() } };
+    const bare = {
+      authenticate: async () => keyCaller,
+      rateLimiter: { consume: async () => ({ allowed: true, retryAfterSeconds: 0, remaining: 1 }) },
+      clock: { now: () => new Date() },
+    };
     expect(() =>
-      createGroupHandler({ group: 'broadcast-send', routes: [cancel], dependencies: () => bare, operations: { cancelCampaign: httpOperation('broadcast-api-key', async () => ({ statusCode: 200, body: {} })) } }),
+      createGroupHandler({
+        group: 'broadcast-send',
+        routes: [cancel],
+        dependencies: () => bare,
+        operations: { cancelCampaign: httpOperation('broadcast-api-key', async () => ({ statusCode: 200, body: {} })) },
+      }),
     ).toThrow('Group broadcast-send needs an auditLog for POST /broadcast/public/campaigns/{campaignId}/cancel (cancelCampaign)');
-    expect(() => createGroupHandler({ group: 'broadcast-send', routes: [read], dependencies: () => bare, operations: { getCampaign: httpOperation('broadcast-api-key', async () => ({ statusCode: 200, body: {} })) } })).not.toThrow();
+    expect(() =>
+      createGroupHandler({
+        group: 'broadcast-send',
+        routes: [read],
+        dependencies: () => bare,
+        operations: { getCampaign: httpOperation('broadcast-api-key', async () => ({ statusCode: 200, body: {} })) },
+      }),
+    ).not.toThrow();
   });
 });

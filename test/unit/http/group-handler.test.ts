@@ -32,9 +32,7 @@ function setup(options: { limiterAllows?: boolean; operation?: (request: HttpReq
   const rateLimiter: RateLimiter = {
     consume: async (bucket) => {
       consumed.push(bucket);
-      return options.limiterAllows === false
-        ? { allowed: false, retryAfterSeconds: 42, remaining: 0 }
-        : { allowed: true, retryAfterSeconds: 0, remaining: 9 };
+      return options.limiterAllows === false ? { allowed: false, retryAfterSeconds: 42, remaining: 0 } : { allowed: true, retryAfterSeconds: 0, remaining: 9 };
     },
   };
   const presented: Array<string | undefined> = [];
@@ -102,20 +100,14 @@ describe('the shared HTTP pipeline', () => {
 
   it('answers a non-JSON content type with a 400 naming it', async () => {
     const { handler } = setup();
-    const response = await invoke(
-      handler,
-      proxyEventFor(sendRoute, { headers: { 'x-api-key': 'good-key', 'content-type': 'text/plain' }, body: '{}' }),
-    );
+    const response = await invoke(handler, proxyEventFor(sendRoute, { headers: { 'x-api-key': 'good-key', 'content-type': 'text/plain' }, body: '{}' }));
     expect(response.statusCode).toBe(400);
     expect(response.json.message).toContain('text/plain');
   });
 
   it('answers 429 with Retry-After and the wait in the body', async () => {
     const { handler, seen } = setup({ limiterAllows: false });
-    const response = await invoke(
-      handler,
-      proxyEventFor(sendRoute, { headers: { 'x-api-key': 'good-key', 'content-type': 'application/json' }, body: '{}' }),
-    );
+    const response = await invoke(handler, proxyEventFor(sendRoute, { headers: { 'x-api-key': 'good-key', 'content-type': 'application/json' }, body: '{}' }));
     expect(response.statusCode).toBe(429);
     expect(response.headers?.['Retry-After']).toBe('42');
     expect(response.json.retryAfterSeconds).toBe(42);
@@ -172,8 +164,20 @@ describe('the shared HTTP pipeline', () => {
 
 describe('a group without dependencies', () => {
   it('serves its routes without a rate class (the console, docs and health groups build none)', async () => {
-    const route: RouteDefinition = { surface: 'broadcast', method: 'GET', path: '/broadcast/public/page', group: 'console', operation: 'page', auth: 'none', rateLimit: 'none' };
-    const handler = createGroupHandler({ group: 'console', routes: [route], operations: { page: httpOperation('none', async () => ({ statusCode: 200, body: { ok: true } })) } });
+    const route: RouteDefinition = {
+      surface: 'broadcast',
+      method: 'GET',
+      path: '/broadcast/public/page',
+      group: 'console',
+      operation: 'page',
+      auth: 'none',
+      rateLimit: 'none',
+    };
+    const handler = createGroupHandler({
+      group: 'console',
+      routes: [route],
+      operations: { page: httpOperation('none', async () => ({ statusCode: 200, body: { ok: true } })) },
+    });
     expect((await handler(proxyEventFor(route), lambdaContext())).statusCode).toBe(200);
   });
 });

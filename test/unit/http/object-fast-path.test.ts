@@ -14,15 +14,21 @@ function expectValibotAnswer(schema: v.GenericSchema, fastPath: (value: unknown)
 }
 
 describe('objectFastPath', () => {
-  describe('a field added to the recipient schema (a header image) with the accept path\'s own fast checks', () => {
+  describe("a field added to the recipient schema (a header image) with the accept path's own fast checks", () => {
     const headerImage = v.object({ link: v.pipe(v.string(), v.url('must be a URL')), caption: v.optional(v.pipe(v.string(), v.trim())) });
     const extendedRecipient = v.object({ ...recipientSchema.entries, headerImage: v.optional(headerImage) });
     const passing = objectFastPath(extendedRecipient, recipientFastChecks);
 
-    it('is validated and kept, in the schema\'s key order, transforms applied', () => {
-      const recipient = { headerImage: { link: 'https://cdn.example.com/a.png', caption: '  Sale  ', tracking: 1 }, toPhoneNumber: '7700900123', countryCode: '44' };
+    it("is validated and kept, in the schema's key order, transforms applied", () => {
+      const recipient = {
+        headerImage: { link: 'https://cdn.example.com/a.png', caption: '  Sale  ', tracking: 1 },
+        toPhoneNumber: '7700900123',
+        countryCode: '44',
+      };
       expect(passing(recipient)).toStrictEqual(v.parse(extendedRecipient, recipient));
-      expect(JSON.stringify(passing(recipient))).toBe('{"countryCode":"44","toPhoneNumber":"7700900123","headerImage":{"link":"https://cdn.example.com/a.png","caption":"Sale"}}');
+      expect(JSON.stringify(passing(recipient))).toBe(
+        '{"countryCode":"44","toPhoneNumber":"7700900123","headerImage":{"link":"https://cdn.example.com/a.png","caption":"Sale"}}',
+      );
     });
 
     it('is left to valibot when it breaks its rule, and absent when the request leaves it out', () => {
@@ -42,11 +48,14 @@ describe('objectFastPath', () => {
         },
         { requiredKeys: [] },
       );
-      fc.assert(fc.property(recipient, (value) => expectValibotAnswer(extendedRecipient, passing, value)), { numRuns: 300 });
+      fc.assert(
+        fc.property(recipient, (value) => expectValibotAnswer(extendedRecipient, passing, value)),
+        { numRuns: 300 },
+      );
     });
   });
 
-  it('follows valibot\'s object for optional entries: left out, defaults, nullish, fallbacks and inherited keys', () => {
+  it("follows valibot's object for optional entries: left out, defaults, nullish, fallbacks and inherited keys", () => {
     const schema = v.object({
       name: v.pipe(v.string(), v.minLength(2)),
       tags: v.optional(v.array(v.string())),
@@ -64,7 +73,16 @@ describe('objectFastPath', () => {
     expect(passing(Object.assign(Object.create({ limit: 3 }), { name: 'ab', mode: 'a' }))).toStrictEqual({ name: 'ab', limit: 3, mode: 'a' });
     fc.assert(
       fc.property(
-        fc.record({ name: fc.oneof(fc.string(), fc.anything({ maxDepth: 2 })), tags: fc.anything({ maxDepth: 2 }), limit: fc.oneof(fc.integer(), fc.anything({ maxDepth: 2 })), note: fc.anything({ maxDepth: 2 }), mode: fc.constantFrom('a', 'b', 'c') }, { requiredKeys: [] }),
+        fc.record(
+          {
+            name: fc.oneof(fc.string(), fc.anything({ maxDepth: 2 })),
+            tags: fc.anything({ maxDepth: 2 }),
+            limit: fc.oneof(fc.integer(), fc.anything({ maxDepth: 2 })),
+            note: fc.anything({ maxDepth: 2 }),
+            mode: fc.constantFrom('a', 'b', 'c'),
+          },
+          { requiredKeys: [] },
+        ),
         (value) => expectValibotAnswer(schema, passing, value),
       ),
       { numRuns: 500 },

@@ -21,7 +21,12 @@ const launch = route('launch', 'campaign-manager');
 const read = route('read', 'viewer');
 const send = route('send');
 
-const keyCaller: AuthenticatedCaller = { organizationId: 'org_1', credentialId: 'cred_1', credentialKind: 'broadcast-api-key', scope: { kind: 'organization' } };
+const keyCaller: AuthenticatedCaller = {
+  organizationId: 'org_1',
+  credentialId: 'cred_1',
+  credentialKind: 'broadcast-api-key',
+  scope: { kind: 'organization' },
+};
 const personCaller = (role: PersonRole): AuthenticatedCaller => ({
   organizationId: 'org_1',
   credentialId: 'person:psn_1',
@@ -50,7 +55,12 @@ function setup() {
   };
   const seen: Array<AuthenticatedCaller | undefined> = [];
   const ok = httpOperation('broadcast-api-key', async (request) => (seen.push(request.caller), { statusCode: 200, body: { ok: true } }));
-  const handler = createGroupHandler({ group: 'broadcast-send', routes: [launch, read, send], dependencies: () => dependencies, operations: { launch: ok, read: ok, send: ok } });
+  const handler = createGroupHandler({
+    group: 'broadcast-send',
+    routes: [launch, read, send],
+    dependencies: () => dependencies,
+    operations: { launch: ok, read: ok, send: ok },
+  });
   const call = async (target: RouteDefinition, headers: Record<string, string>) => {
     const result = await handler(proxyEventFor(target, { headers: { ...headers, 'content-type': 'application/json' }, body: '{}' }), lambdaContext());
     return { status: result.statusCode, json: JSON.parse(result.body) as Record<string, any> };
@@ -58,7 +68,7 @@ function setup() {
   return { call, presented, seen, buckets };
 }
 
-describe('a person\'s sign-in in the pipeline', () => {
+describe("a person's sign-in in the pipeline", () => {
   test('a Bearer token on a route people may call authenticates the person, with the x-organization-id header', async () => {
     const { call, presented, seen } = setup();
     expect((await call(read, { authorization: 'Bearer viewer-token', 'x-organization-id': 'org_1' })).status).toBe(200);
@@ -66,7 +76,7 @@ describe('a person\'s sign-in in the pipeline', () => {
     expect(seen[0]?.person?.role).toBe('viewer');
   });
 
-  test('a role below the route\'s answers 403 ROLE_NOT_ALLOWED; a role at or above it passes', async () => {
+  test("a role below the route's answers 403 ROLE_NOT_ALLOWED; a role at or above it passes", async () => {
     const { call, seen, buckets } = setup();
     const refused = await call(launch, { authorization: 'Bearer viewer-token' });
     expect(refused.status).toBe(403);
@@ -94,7 +104,7 @@ describe('a person\'s sign-in in the pipeline', () => {
     expect(seen.every((caller) => caller?.person === undefined)).toBe(true);
   });
 
-  test('an invalid token answers 401 UNAUTHORIZED; no credential at all is the key\'s 401 as before', async () => {
+  test("an invalid token answers 401 UNAUTHORIZED; no credential at all is the key's 401 as before", async () => {
     const { call } = setup();
     const invalid = await call(read, { authorization: 'Bearer forged' });
     expect(invalid.status).toBe(401);

@@ -131,7 +131,11 @@ describe('JSON nesting limit', () => {
   });
 
   it.each([
-    ['broadcast', broadcastRoute, (json: any) => expect(json).toMatchObject({ status: false, status_code: 400, data: { error: { code: 'JSON_NESTING_TOO_DEEP' } } })],
+    [
+      'broadcast',
+      broadcastRoute,
+      (json: any) => expect(json).toMatchObject({ status: false, status_code: 400, data: { error: { code: 'JSON_NESTING_TOO_DEEP' } } }),
+    ],
     ['organization', organizationRoute, (json: any) => expect(json).toMatchObject({ statusCode: 400, status: 'error' })],
     ['v1', v1Route, (json: any) => expect(json).toMatchObject({ success: false, error: { code: 'JSON_NESTING_TOO_DEEP' } })],
     ['upstream', upstreamRoute, (json: any) => expect(json).toMatchObject({ status: false, error: { type: 'JSON_NESTING_TOO_DEEP', code: 400 } })],
@@ -167,7 +171,12 @@ describe('store faults', () => {
   it.each([
     ['a store timeout', new StoreUnavailableError('Store unavailable: TimeoutError'), 503, 'SERVICE_UNAVAILABLE'],
     ['tenancy throttling', new TenancyStoreUnavailableError('Tenancy store unavailable: ThrottlingException'), 503, 'AUTH_STORE_UNAVAILABLE'],
-    ['a validation error', Object.assign(new Error('One or more parameter values were invalid: table wbp-messaging'), { name: 'ValidationException' }), 500, 'INTERNAL_ERROR'],
+    [
+      'a validation error',
+      Object.assign(new Error('One or more parameter values were invalid: table wbp-messaging'), { name: 'ValidationException' }),
+      500,
+      'INTERNAL_ERROR',
+    ],
   ])('answer %s with %d, Retry-After only when a retry can help, nothing internal', async (_name, error, status, code) => {
     const { call } = setup({ operationError: error });
     const response = await call(v1Route, '{}');
@@ -232,13 +241,25 @@ describe('rate-limit buckets', () => {
   it('counts a dry run (?dryRun=true) in its own read-only class, any other value in the broadcast class', () => {
     const route = { ...broadcastRoute, rateLimit: 'template-broadcast' as const, dryRunRateLimit: 'broadcast-dry-run' as const };
     const request = (query: Record<string, string>) => ({ route, query, caller, body: { fromPhoneNumber: '15550001001' }, sourceIp: '1.2.3.4' });
-    expect(rateLimitBucket(request({ dryRun: 'true' }) as never, '15550001001')).toEqual({ bucket: 'broadcast-dry-run#cred_1#15550001001', limitPerMinute: 30 });
-    expect(rateLimitBucket(request({ dryRun: 'false' }) as never, '15550001001')).toEqual({ bucket: 'template-broadcast#cred_1#15550001001', limitPerMinute: 10 });
+    expect(rateLimitBucket(request({ dryRun: 'true' }) as never, '15550001001')).toEqual({
+      bucket: 'broadcast-dry-run#cred_1#15550001001',
+      limitPerMinute: 30,
+    });
+    expect(rateLimitBucket(request({ dryRun: 'false' }) as never, '15550001001')).toEqual({
+      bucket: 'template-broadcast#cred_1#15550001001',
+      limitPerMinute: 10,
+    });
     expect(rateLimitBucket(request({}) as never, '15550001001')?.bucket).toBe('template-broadcast#cred_1#15550001001');
   });
 
   it('bounds the query scope of the templates class the same way', () => {
-    const request = (phone: string) => ({ route: { ...broadcastRoute, rateLimit: 'templates' as const }, query: { phone_number: phone }, caller, body: undefined, sourceIp: '1.2.3.4' });
+    const request = (phone: string) => ({
+      route: { ...broadcastRoute, rateLimit: 'templates' as const },
+      query: { phone_number: phone },
+      caller,
+      body: undefined,
+      sourceIp: '1.2.3.4',
+    });
     expect(senderNamedBy(request('15550100001') as never)).toBe('15550100001');
     expect(senderNamedBy(request('9'.repeat(2048)) as never)).toBe('');
     expect(rateLimitBucket(request('15550100001') as never, '15550100001')?.bucket).toBe('templates#cred_1#15550100001');
@@ -252,8 +273,15 @@ describe('rate-limit buckets', () => {
       credentialKind: 'broadcast-api-key',
       scope: { kind: 'earlier-sender', phoneNumber },
     });
-    const request = (who: AuthenticatedCaller, rateLimit: 'earlier-send' | 'status') => ({ route: { ...broadcastRoute, rateLimit }, query: {}, caller: who, body: {}, sourceIp: '1.2.3.4' });
-    const bucketOf = (who: AuthenticatedCaller, rateLimit: 'earlier-send' | 'status' = 'earlier-send') => rateLimitBucket(request(who, rateLimit) as never, '')?.bucket;
+    const request = (who: AuthenticatedCaller, rateLimit: 'earlier-send' | 'status') => ({
+      route: { ...broadcastRoute, rateLimit },
+      query: {},
+      caller: who,
+      body: {},
+      sourceIp: '1.2.3.4',
+    });
+    const bucketOf = (who: AuthenticatedCaller, rateLimit: 'earlier-send' | 'status' = 'earlier-send') =>
+      rateLimitBucket(request(who, rateLimit) as never, '')?.bucket;
     expect(bucketOf(minted('cred_a', '15550100001'))).toBe('earlier-send#minted:org_1:15550100001');
     expect(bucketOf(minted('cred_b', '15550100001'))).toBe(bucketOf(minted('cred_a', '15550100001')));
     expect(bucketOf(minted('cred_b', '15550100001'), 'status')).toBe('status#minted:org_1:15550100001');
@@ -264,7 +292,9 @@ describe('rate-limit buckets', () => {
 });
 
 describe('the error table', () => {
-  const sources = readdirSync('shared').map((module) => join('shared', module, 'errors.ts')).filter((file) => existsSync(file));
+  const sources = readdirSync('shared')
+    .map((module) => join('shared', module, 'errors.ts'))
+    .filter((file) => existsSync(file));
 
   it('every error class of every module declares a unique code, and the table keys are codes of real classes', () => {
     const codes = new Map<string, string>();
@@ -282,8 +312,15 @@ describe('the error table', () => {
   });
 
   it('answers a rich template that does not fit, or cannot be sent by broadcast, with 400 and its own code and message', () => {
-    expect(describeError(new TemplateContentError('data[2].header is required'), 'broadcast')).toMatchObject({ statusCode: 400, code: 'TEMPLATE_CONTENT', message: 'data[2].header is required' });
-    expect(describeError(new TemplateNotSendableError('template t cannot be sent by broadcast'), 'broadcast')).toMatchObject({ statusCode: 400, code: 'TEMPLATE_NOT_SENDABLE' });
+    expect(describeError(new TemplateContentError('data[2].header is required'), 'broadcast')).toMatchObject({
+      statusCode: 400,
+      code: 'TEMPLATE_CONTENT',
+      message: 'data[2].header is required',
+    });
+    expect(describeError(new TemplateNotSendableError('template t cannot be sent by broadcast'), 'broadcast')).toMatchObject({
+      statusCode: 400,
+      code: 'TEMPLATE_NOT_SENDABLE',
+    });
   });
 
   it('maps by code, not by class: a subclass with its own code gets its own answer', () => {

@@ -34,9 +34,9 @@ describe('opening conversations', () => {
   test('refuses senders and contacts that are not the organization’s', async () => {
     const { services, contact, open } = await withContact();
     await expect(open('15550200001')).rejects.toBeInstanceOf(SenderNotFoundError);
-    await expect(services.createConversation({ organizationId: 'org_b', contactId: contact.contactId, senderPhoneNumber: '15550200001' })).rejects.toBeInstanceOf(
-      ContactNotFoundError,
-    );
+    await expect(
+      services.createConversation({ organizationId: 'org_b', contactId: contact.contactId, senderPhoneNumber: '15550200001' }),
+    ).rejects.toBeInstanceOf(ContactNotFoundError);
     await expect(services.getConversation('org_b', (await open()).conversation.conversationId)).rejects.toBeInstanceOf(ConversationNotFoundError);
   });
 
@@ -101,15 +101,17 @@ describe('listing conversations', () => {
     await services.setConversationStatus({ organizationId: 'org_a', conversationId: a.conversationId, status: 'closed' });
 
     const ids = (filter: object, page = 1, pageSize = 10) =>
-      services.listConversations({ organizationId: 'org_a', filter, page, pageSize }).then((result) => [result.total, result.items.map((item) => item.conversationId)]);
+      services
+        .listConversations({ organizationId: 'org_a', filter, page, pageSize })
+        .then((result) => [result.total, result.items.map((item) => item.conversationId)]);
     expect(await ids({})).toEqual([3, [c.conversationId, b.conversationId, a.conversationId]]);
     expect(await ids({}, 2, 2)).toEqual([3, [a.conversationId]]);
     expect(await ids({ status: 'open' })).toEqual([2, [c.conversationId, b.conversationId]]);
     expect(await ids({ status: 'closed' })).toEqual([1, [a.conversationId]]);
     expect(await ids({ contactId: contact.contactId })).toEqual([2, [b.conversationId, a.conversationId]]);
     expect(await ids({ contactId: contact.contactId, status: 'open' })).toEqual([1, [b.conversationId]]);
-    await expect(services.listConversations({ organizationId: 'org_b', filter: { contactId: contact.contactId }, page: 1, pageSize: 10 })).rejects.toBeInstanceOf(
-      ContactNotFoundError,
-    );
+    await expect(
+      services.listConversations({ organizationId: 'org_b', filter: { contactId: contact.contactId }, page: 1, pageSize: 10 }),
+    ).rejects.toBeInstanceOf(ContactNotFoundError);
   });
 });

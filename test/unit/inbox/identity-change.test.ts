@@ -6,7 +6,15 @@
  */
 import { applyIdentityChange, type UserIds } from '../../../shared/inbox/identity-change';
 import { learnPairs } from '../../../shared/inbox/identity-pairs';
-import { addOptOut, applyMarketingPreference, applyOptOutKeyword, defaultOptInKeywords, defaultOptOutKeywords, optOutKeywordsOf, type OptOutPorts } from '../../../shared/inbox/opt-outs';
+import {
+  addOptOut,
+  applyMarketingPreference,
+  applyOptOutKeyword,
+  defaultOptInKeywords,
+  defaultOptOutKeywords,
+  optOutKeywordsOf,
+  type OptOutPorts,
+} from '../../../shared/inbox/opt-outs';
 import { withPreferenceApplied } from '../../../shared/inbox/opt-out-record';
 import { recordInboundMessage, type RecordInboundPorts } from '../../../shared/inbox/record-inbound-message';
 import { lastInboundAtOf } from '../../../shared/inbox/service-window';
@@ -56,7 +64,13 @@ describe('a change of number (user_changed_number / user_changed_user_id)', () =
 
   test('the contact is re-keyed: the new ids find it, and with it the 24-hour window', async () => {
     const { inboundPorts, change, ports } = setup();
-    const { contact } = await recordInboundMessage(inboundPorts, { organizationId: 'org_a', senderPhoneNumber: senderA, customerPhoneNumber: oldPhone, customerUserId: oldId, sentAt: new Date(T(10)) });
+    const { contact } = await recordInboundMessage(inboundPorts, {
+      organizationId: 'org_a',
+      senderPhoneNumber: senderA,
+      customerPhoneNumber: oldPhone,
+      customerUserId: oldId,
+      sentAt: new Date(T(10)),
+    });
     expect(await lastInboundAtOf(ports.inbox, { organizationId: 'org_a', senderPhoneNumber: senderA, customerKey: newId })).toBeUndefined();
     await change();
     await change(); // a redelivery: same end
@@ -83,15 +97,27 @@ describe('marketing preferences (user_preferences)', () => {
 
   test('a resume lifts a user-preference or 131050 entry, never the business’s or the customer’s keyword', () => {
     const at = T(9);
-    const entry = (source: 'api' | 'operator' | 'keyword' | 'webhook-131050' | 'user-preference') => ({ state: 'opted-out' as const, phoneNumber: oldId, source, createdAt: T(0) });
+    const entry = (source: 'api' | 'operator' | 'keyword' | 'webhook-131050' | 'user-preference') => ({
+      state: 'opted-out' as const,
+      phoneNumber: oldId,
+      source,
+      createdAt: T(0),
+    });
     for (const source of ['api', 'operator', 'keyword'] as const) {
       expect(withPreferenceApplied(entry(source), { value: 'resume', phoneNumber: oldId, at, now: at })).toEqual({ ...entry(source), preferenceAt: at });
     }
     for (const source of ['webhook-131050', 'user-preference'] as const) {
-      expect(withPreferenceApplied(entry(source), { value: 'resume', phoneNumber: oldId, at, now: at })).toEqual({ state: 'opted-in', phoneNumber: oldId, preferenceAt: at });
+      expect(withPreferenceApplied(entry(source), { value: 'resume', phoneNumber: oldId, at, now: at })).toEqual({
+        state: 'opted-in',
+        phoneNumber: oldId,
+        preferenceAt: at,
+      });
     }
     // A stop over a keyword entry takes its source (a START then leaves it); over the business's, keeps theirs.
-    expect(withPreferenceApplied(entry('keyword'), { value: 'stop', phoneNumber: oldId, at, now: at })).toMatchObject({ source: 'user-preference', preferenceAt: at });
+    expect(withPreferenceApplied(entry('keyword'), { value: 'stop', phoneNumber: oldId, at, now: at })).toMatchObject({
+      source: 'user-preference',
+      preferenceAt: at,
+    });
     expect(withPreferenceApplied(entry('api'), { value: 'stop', phoneNumber: oldId, at, now: at })).toMatchObject({ source: 'api', preferenceAt: at });
   });
 });

@@ -4,7 +4,15 @@
  * pair, and the 24-hour window over a pair.
  */
 import { alignedChangeOf, learnPairs, type IdentityPairPorts } from '../../../shared/inbox/identity-pairs';
-import { addOptOut, applyOptOutKeyword, defaultOptInKeywords, removeOptOut, defaultOptOutKeywords, optOutKeywordsOf, type OptOutPorts } from '../../../shared/inbox/opt-outs';
+import {
+  addOptOut,
+  applyOptOutKeyword,
+  defaultOptInKeywords,
+  removeOptOut,
+  defaultOptOutKeywords,
+  optOutKeywordsOf,
+  type OptOutPorts,
+} from '../../../shared/inbox/opt-outs';
 import type { OptOutRecord } from '../../../shared/inbox/opt-out-record';
 import { recordInboundMessage, type InboundMessageRecord, type RecordInboundPorts } from '../../../shared/inbox/record-inbound-message';
 import { lastInboundAtOf } from '../../../shared/inbox/service-window';
@@ -42,7 +50,13 @@ const stopped = (key: string, source: 'keyword' | 'api', keywordAt?: string): Op
 describe('the merge rule of a pair’s opt-outs (alignedChangeOf)', () => {
   test('a business’s or Meta’s entry under either key puts both on the list with that source', () => {
     const change = alignedChangeOf({ state: 'opted-in', phoneNumber: phone, keywordAt: T(40) }, stopped(bsuid, 'api'), T(59))!;
-    expect(change(phone)({ state: 'opted-in', phoneNumber: phone, keywordAt: T(40) })).toEqual({ state: 'opted-out', phoneNumber: phone, source: 'api', createdAt: T(59), keywordAt: T(40) });
+    expect(change(phone)({ state: 'opted-in', phoneNumber: phone, keywordAt: T(40) })).toEqual({
+      state: 'opted-out',
+      phoneNumber: phone,
+      source: 'api',
+      createdAt: T(59),
+      keywordAt: T(40),
+    });
   });
 
   test('otherwise the latest keyword by Meta’s time decides both: a later START under one key takes the other’s STOP off', () => {

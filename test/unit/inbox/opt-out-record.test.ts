@@ -6,7 +6,15 @@
  */
 import fc from 'fast-check';
 import { isOptedOut, withKeywordApplied, withOptOutAdded, withOptOutRemoved, type OptOutRecord, type OptOutSource } from '../../../shared/inbox/opt-out-record';
-import { addOptOut, applyOptOutKeyword, defaultOptInKeywords, defaultOptOutKeywords, optOutKeywordsOf, removeOptOut, type OptOutPorts } from '../../../shared/inbox/opt-outs';
+import {
+  addOptOut,
+  applyOptOutKeyword,
+  defaultOptInKeywords,
+  defaultOptOutKeywords,
+  optOutKeywordsOf,
+  removeOptOut,
+  type OptOutPorts,
+} from '../../../shared/inbox/opt-outs';
 import { OptOutNotFoundError } from '../../../shared/inbox/errors';
 import { fixedClock } from '../../../shared/ports/clock';
 import { runOptOutAdminCommand } from '../../../shared/inbox/opt-out-admin-commands';
@@ -16,20 +24,29 @@ import { createInboxTestKit } from './inbox-test-kit';
 const number = '447700900123';
 const NOW = '2026-03-02T09:00:00.000Z';
 const at = (second: number) => new Date(Date.parse('2026-03-02T08:00:00.000Z') + second * 1000).toISOString();
-const keyword = (kind: 'stop' | 'start', second: number) => (current: OptOutRecord | undefined) => withKeywordApplied(current, { kind, phoneNumber: number, at: at(second), now: NOW });
+const keyword = (kind: 'stop' | 'start', second: number) => (current: OptOutRecord | undefined) =>
+  withKeywordApplied(current, { kind, phoneNumber: number, at: at(second), now: NOW });
 const added = (source: OptOutSource) => (current: OptOutRecord | undefined) => withOptOutAdded(current, { phoneNumber: number, source, now: NOW });
-const fold = (steps: ReadonlyArray<(current: OptOutRecord | undefined) => OptOutRecord | undefined>) => steps.reduce<OptOutRecord | undefined>((record, step) => step(record), undefined);
+const fold = (steps: ReadonlyArray<(current: OptOutRecord | undefined) => OptOutRecord | undefined>) =>
+  steps.reduce<OptOutRecord | undefined>((record, step) => step(record), undefined);
 
 describe('the opt-out record', () => {
   it('STOPs and STARTs applied in any order (redeliveries included) end as the latest by Meta’s time says', () => {
-    const events = fc.uniqueArray(fc.record({ second: fc.integer({ min: 0, max: 10_000 }), kind: fc.constantFrom<'stop' | 'start'>('stop', 'start') }), { selector: (event) => event.second, minLength: 1, maxLength: 8 });
+    const events = fc.uniqueArray(fc.record({ second: fc.integer({ min: 0, max: 10_000 }), kind: fc.constantFrom<'stop' | 'start'>('stop', 'start') }), {
+      selector: (event) => event.second,
+      minLength: 1,
+      maxLength: 8,
+    });
     fc.assert(
-      fc.property(events.chain((list) => fc.tuple(fc.constant(list), fc.shuffledSubarray([...list, ...list], { minLength: list.length * 2 }))), ([list, applied]) => {
-        const latest = list.reduce((a, b) => (b.second > a.second ? b : a));
-        const final = fold(applied.map((event) => keyword(event.kind, event.second)));
-        expect(isOptedOut(final)).toBe(latest.kind === 'stop');
-        expect(final?.keywordAt).toBe(at(latest.second));
-      }),
+      fc.property(
+        events.chain((list) => fc.tuple(fc.constant(list), fc.shuffledSubarray([...list, ...list], { minLength: list.length * 2 }))),
+        ([list, applied]) => {
+          const latest = list.reduce((a, b) => (b.second > a.second ? b : a));
+          const final = fold(applied.map((event) => keyword(event.kind, event.second)));
+          expect(isOptedOut(final)).toBe(latest.kind === 'stop');
+          expect(final?.keywordAt).toBe(at(latest.second));
+        },
+      ),
     );
   });
 
@@ -78,7 +95,8 @@ describe('opt-out use cases on the store', () => {
 
   it('Brazil: a STOP under the wa_id without the ninth digit suppresses the dialled number; START under the dialled one undoes it', async () => {
     const { optOuts, ports, keywords } = setup();
-    const apply = (phoneNumber: string, text: string, second: number) => applyOptOutKeyword(ports, keywords, { organizationId: 'org_a', phoneNumber, text, sentAt: new Date(at(second)) });
+    const apply = (phoneNumber: string, text: string, second: number) =>
+      applyOptOutKeyword(ports, keywords, { organizationId: 'org_a', phoneNumber, text, sentAt: new Date(at(second)) });
     await apply('558188887777', 'PARAR', 1);
     expect(await optOuts.findSuppressed('org_a', ['5581988887777'])).toEqual(new Set(['5581988887777']));
     await apply('5581988887777', 'INICIAR', 2);
@@ -106,13 +124,23 @@ describe('the operators’ opt-out commands', () => {
     const keywords = optOutKeywordsOf(defaultOptOutKeywords, defaultOptInKeywords);
     const added = await runOptOutAdminCommand(kit.services, 'add-opt-out', { org: 'org_a', 'phone-number': '447700900555' });
     expect(added).toEqual({ created: true, optOut: { phoneNumber: '447700900555', source: 'operator', createdAt: NOW } });
-    await applyOptOutKeyword({ optOuts: kit.optOuts, clock: kit.clock }, keywords, { organizationId: 'org_a', phoneNumber: '447700900555', text: 'START', sentAt: new Date(NOW) });
+    await applyOptOutKeyword({ optOuts: kit.optOuts, clock: kit.clock }, keywords, {
+      organizationId: 'org_a',
+      phoneNumber: '447700900555',
+      text: 'START',
+      sentAt: new Date(NOW),
+    });
     expect(kit.optOuts.onList('org_a')).toEqual(['447700900555']);
-    expect(await runOptOutAdminCommand(kit.services, 'remove-opt-out', { org: 'org_a', 'phone-number': '447700900555' })).toEqual({ phoneNumber: '447700900555', removed: true });
+    expect(await runOptOutAdminCommand(kit.services, 'remove-opt-out', { org: 'org_a', 'phone-number': '447700900555' })).toEqual({
+      phoneNumber: '447700900555',
+      removed: true,
+    });
     expect(kit.optOuts.onList('org_a')).toEqual([]);
 
     await expect(runOptOutAdminCommand(kit.services, 'add-opt-out', { org: 'org_a', 'phone-number': '+44 7700' })).rejects.toThrow(/phoneNumber/);
     await expect(runOptOutAdminCommand(kit.services, 'add-opt-out', { org: 'org_a' })).rejects.toThrow('--phone-number is required');
-    await expect(runOptOutAdminCommand(kit.services, 'add-opt-out', { org: 'org_a', 'phone-number': '447700900555', source: 'api' })).rejects.toThrow('Unknown flag(s) for add-opt-out: --source');
+    await expect(runOptOutAdminCommand(kit.services, 'add-opt-out', { org: 'org_a', 'phone-number': '447700900555', source: 'api' })).rejects.toThrow(
+      'Unknown flag(s) for add-opt-out: --source',
+    );
   });
 });

@@ -57,7 +57,9 @@ describe('opt-out use cases (v1)', () => {
 describe('keywords', () => {
   it.each(['STOP', ' stop ', 'Unsubscribe', 'arrêt', 'ARRET', 'baja', 'Stopp', 'descadastrar'])('%j opts the sender out', async (text) => {
     const { optOutPorts, listed } = setup();
-    expect(await applyOptOutKeyword(optOutPorts, keywords, { organizationId: 'org_a', phoneNumber: customer, text, sentAt: new Date('2026-03-02T08:00:00.000Z') })).toBe('opted-out');
+    expect(
+      await applyOptOutKeyword(optOutPorts, keywords, { organizationId: 'org_a', phoneNumber: customer, text, sentAt: new Date('2026-03-02T08:00:00.000Z') }),
+    ).toBe('opted-out');
     expect(await listed()).toEqual([customer]);
   });
 
@@ -65,7 +67,12 @@ describe('keywords', () => {
     const { optOutPorts, listed, optOuts } = setup();
     let second = 0;
     const apply = (text: string | undefined) =>
-      applyOptOutKeyword(optOutPorts, keywords, { organizationId: 'org_a', phoneNumber: customer, text, sentAt: new Date(Date.parse('2026-03-02T08:00:00.000Z') + (second += 1) * 1000) });
+      applyOptOutKeyword(optOutPorts, keywords, {
+        organizationId: 'org_a',
+        phoneNumber: customer,
+        text,
+        sentAt: new Date(Date.parse('2026-03-02T08:00:00.000Z') + (second += 1) * 1000),
+      });
     await apply('STOP');
     expect(await apply('please stop')).toBe('none');
     expect(await apply(undefined)).toBe('none');
@@ -88,7 +95,11 @@ describe('keywords', () => {
 describe('keywords through the delivery processor’s inbound sink', () => {
   function sinkKit() {
     const kit = setup();
-    const sink = new InboxInboundMessageSink({ ...kit.ports, sleep: async () => undefined }, { senderPhoneNumberOf: async () => senderA }, { ports: kit.optOutPorts, keywords });
+    const sink = new InboxInboundMessageSink(
+      { ...kit.ports, sleep: async () => undefined },
+      { senderPhoneNumberOf: async () => senderA },
+      { ports: kit.optOutPorts, keywords },
+    );
     const message = (text: string, at: string, messageId = `wamid.${at}`) => ({
       messageId,
       from: customer,
@@ -127,9 +138,11 @@ describe('failure 131050 in a status event', () => {
     owners.phoneNumbers.set('pn_a', { organizationId: 'org_a', wabaId: 'waba-a' });
     const ledger = new FakeLedgerDeliveryStore();
     ledger.addJob('job_1', 'org_a', 'pn_a');
-    for (const index of [0, 1]) ledger.addEntry('job_1', 0, index, { status: 'SENT', updatedAt: NOW.toISOString(), messageId: `wamid.${index}`, tallyCode: tallyCodes.sent });
+    for (const index of [0, 1])
+      ledger.addEntry('job_1', 0, index, { status: 'SENT', updatedAt: NOW.toISOString(), messageId: `wamid.${index}`, tallyCode: tallyCodes.sent });
     const ports: DeliveryEventPorts = { owners, ledger, log: new RecordingLog(), optOuts: new InboxOptOutRecorder(kit.optOutPorts) };
-    const apply = (...specs: Parameters<typeof statusOf>[0][]) => applyWebhookBatch(ports, webhookBody([{ phoneNumberId: 'pn_a', statuses: specs.map(statusOf) }]), NOW);
+    const apply = (...specs: Parameters<typeof statusOf>[0][]) =>
+      applyWebhookBatch(ports, webhookBody([{ phoneNumberId: 'pn_a', statuses: specs.map(statusOf) }]), NOW);
     return { ...kit, apply };
   }
   const b1 = (index: number) => callbackDataOf({ kind: 'ledger', jobId: 'job_1', chunkIndex: 0, index });
@@ -137,7 +150,16 @@ describe('failure 131050 in a status event', () => {
   it('adds the recipient with source webhook-131050; other failures do not', async () => {
     const { apply, services } = deliveryKit();
     await apply(
-      { id: 'wamid.0', status: 'failed', recipient: '15550000001', callbackData: b1(0), error: { code: 131050, title: 'Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business' } },
+      {
+        id: 'wamid.0',
+        status: 'failed',
+        recipient: '15550000001',
+        callbackData: b1(0),
+        error: {
+          code: 131050,
+          title: 'Unable to deliver the message. This recipient has chosen to stop receiving marketing messages on WhatsApp from your business',
+        },
+      },
       { id: 'wamid.1', status: 'failed', recipient: '15550000002', callbackData: b1(1), error: { code: 131026, title: 'Message undeliverable' } },
     );
     const list = await services.listOptOuts({ organizationId: 'org_a', page: 1, pageSize: 10 });
@@ -146,7 +168,13 @@ describe('failure 131050 in a status event', () => {
 
   it('does nothing for an event of another organization’s job', async () => {
     const { apply, services } = deliveryKit();
-    await apply({ id: 'wamid.9', status: 'failed', recipient: '15550000003', callbackData: callbackDataOf({ kind: 'ledger', jobId: 'job_x', chunkIndex: 0, index: 0 }), error: { code: 131050, title: 'x' } });
+    await apply({
+      id: 'wamid.9',
+      status: 'failed',
+      recipient: '15550000003',
+      callbackData: callbackDataOf({ kind: 'ledger', jobId: 'job_x', chunkIndex: 0, index: 0 }),
+      error: { code: 131050, title: 'x' },
+    });
     expect((await services.listOptOuts({ organizationId: 'org_a', page: 1, pageSize: 10 })).total).toBe(0);
   });
 });

@@ -77,7 +77,11 @@ describe('recording an inbound message', () => {
     const first = await record();
     const before = await lists();
     const again = await record();
-    expect(again).toEqual({ contact: first.contact, conversation: expect.objectContaining({ conversationId: first.conversation!.conversationId }), recorded: false });
+    expect(again).toEqual({
+      contact: first.contact,
+      conversation: expect.objectContaining({ conversationId: first.conversation!.conversationId }),
+      recorded: false,
+    });
     expect(await lists()).toEqual(before);
     expect([repository.contacts.size, repository.conversations.size, repository.phoneClaims.size, repository.openClaims.size]).toEqual([1, 1, 1, 1]);
   });
@@ -108,10 +112,24 @@ describe('recording an inbound message', () => {
   test('a contact claimed by a concurrent writer is waited for, then used', async () => {
     const { record, repository, waits, ports } = setup();
     // Another writer claimed the number and writes its contact while we wait.
-    await repository.claimContactPhoneNumber({ organizationId: 'org_a', phoneNumber: customer, contactId: 'ct_other', claimedAt: ports.clock.now().toISOString() });
+    await repository.claimContactPhoneNumber({
+      organizationId: 'org_a',
+      phoneNumber: customer,
+      contactId: 'ct_other',
+      claimedAt: ports.clock.now().toISOString(),
+    });
     ports.sleep = async (ms) => {
       waits.push(ms);
-      await repository.insertContact({ contactId: 'ct_other', organizationId: 'org_a', phoneNumber: customer, name: 'Other', tags: [], attributes: {}, createdAt: 'x', updatedAt: 'x' });
+      await repository.insertContact({
+        contactId: 'ct_other',
+        organizationId: 'org_a',
+        phoneNumber: customer,
+        name: 'Other',
+        tags: [],
+        attributes: {},
+        createdAt: 'x',
+        updatedAt: 'x',
+      });
     };
     const outcome = await record();
     expect(outcome.contact.contactId).toBe('ct_other');
@@ -121,7 +139,12 @@ describe('recording an inbound message', () => {
 
   test('a claim whose contact never appears: InboxRecordPendingError after the waits (the batch is redelivered), nothing written', async () => {
     const { record, repository, waits, ports } = setup();
-    await repository.claimContactPhoneNumber({ organizationId: 'org_a', phoneNumber: customer, contactId: 'ct_other', claimedAt: ports.clock.now().toISOString() });
+    await repository.claimContactPhoneNumber({
+      organizationId: 'org_a',
+      phoneNumber: customer,
+      contactId: 'ct_other',
+      claimedAt: ports.clock.now().toISOString(),
+    });
     await expect(record()).rejects.toBeInstanceOf(InboxRecordPendingError);
     expect(waits).toEqual([...pendingClaimWaitsMs]);
     expect([repository.contacts.size, repository.conversations.size]).toEqual([0, 0]);
@@ -141,7 +164,8 @@ describe('recording an inbound message', () => {
 describe('the recorded window (lastInboundAtOf)', () => {
   test('is the latest inbound time over the pair’s conversations, open or closed; undefined when nothing is recorded', async () => {
     const { record, services, repository } = setup();
-    const window = (sender = senderA, customerPhoneNumber = customer) => lastInboundAtOf(repository, { organizationId: 'org_a', senderPhoneNumber: sender, customerKey: customerPhoneNumber });
+    const window = (sender = senderA, customerPhoneNumber = customer) =>
+      lastInboundAtOf(repository, { organizationId: 'org_a', senderPhoneNumber: sender, customerKey: customerPhoneNumber });
     expect(await window()).toBeUndefined();
     // A contact with a conversation but no inbound message: still nothing recorded.
     const contact = await services.createContact({ organizationId: 'org_a', phoneNumber: customer, name: 'Ada' });

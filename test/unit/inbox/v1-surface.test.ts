@@ -19,7 +19,6 @@ import { lambdaContext, proxyEventFor } from '../../support/api-gateway-event';
 import { createTenancyTestKit } from '../../support/tenancy-test-ports';
 import { createInboxTestKit, senderA } from './inbox-test-kit';
 
-
 describe('v1 keys and plans', () => {
   test('a v1 key works while the plan includes the API and is refused with PlanDoesNotIncludeFeatureError after a downgrade', async () => {
     const kit = createTenancyTestKit();
@@ -49,7 +48,13 @@ describe('the v1-inbox group through the shared pipeline', () => {
   function setup(options: { plan?: 'starter' | 'professional' | 'enterprise'; refuse?: Error; limiterAllows?: boolean } = {}) {
     const inboxKit = createInboxTestKit();
     const consumed: Array<[string, number]> = [];
-    const caller: AuthenticatedCaller = { organizationId: 'org_a', credentialId: 'cred_v1', credentialKind: 'v1-api-key', plan: options.plan ?? 'starter', apiAddOn: true };
+    const caller: AuthenticatedCaller = {
+      organizationId: 'org_a',
+      credentialId: 'cred_v1',
+      credentialKind: 'v1-api-key',
+      plan: options.plan ?? 'starter',
+      apiAddOn: true,
+    };
     const http: HttpPipelineDependencies = {
       authenticate: async (_kind, secret) => {
         if (options.refuse) throw options.refuse;
@@ -59,7 +64,9 @@ describe('the v1-inbox group through the shared pipeline', () => {
       rateLimiter: {
         consume: async (bucket, limit) => {
           consumed.push([bucket, limit]);
-          return options.limiterAllows === false ? { allowed: false, retryAfterSeconds: 17, remaining: 0 } : { allowed: true, retryAfterSeconds: 0, remaining: 1 };
+          return options.limiterAllows === false
+            ? { allowed: false, retryAfterSeconds: 17, remaining: 0 }
+            : { allowed: true, retryAfterSeconds: 0, remaining: 1 };
         },
       },
       clock: inboxKit.clock,
@@ -67,7 +74,18 @@ describe('the v1-inbox group through the shared pipeline', () => {
     const handler = createGroupHandler({
       group: 'v1-inbox',
       routes: v1Routes,
-      operations: { listContacts, createContact, getContact, listConversations, createConversation, getConversation, updateConversation, listOptOuts, createOptOut, deleteOptOut },
+      operations: {
+        listContacts,
+        createContact,
+        getContact,
+        listConversations,
+        createConversation,
+        getConversation,
+        updateConversation,
+        listOptOuts,
+        createOptOut,
+        deleteOptOut,
+      },
       dependencies: () => ({ ...http, inbox: inboxKit.services }),
     });
     const call = async (
@@ -104,7 +122,10 @@ describe('the v1-inbox group through the shared pipeline', () => {
     expect((await call('getContact', { pathParameters: { contactId: 'ct_0001' } })).json.data).toEqual(created.json.data);
 
     const conversation = await call('createConversation', { body: { contactId: 'ct_0001', senderPhoneNumber: senderA } });
-    expect(conversation).toMatchObject({ status: 201, json: { data: { id: 'cv_0002', contactId: 'ct_0001', status: 'open', closedAt: null, lastMessageAt: null } } });
+    expect(conversation).toMatchObject({
+      status: 201,
+      json: { data: { id: 'cv_0002', contactId: 'ct_0001', status: 'open', closedAt: null, lastMessageAt: null } },
+    });
     expect((await call('createConversation', { body: { contactId: 'ct_0001', senderPhoneNumber: senderA } })).status).toBe(200);
     const closed = await call('updateConversation', { pathParameters: { conversationId: 'cv_0002' }, body: { status: 'closed' } });
     expect(closed.json.data).toMatchObject({ status: 'closed', closedAt: expect.any(String) });
@@ -113,7 +134,11 @@ describe('the v1-inbox group through the shared pipeline', () => {
   });
 
   test.each([
-    ['createContact', { body: { phoneNumber: '+44 7700 900001', name: 'Ada' } }, 'phoneNumber must be 8 to 15 digits, country code included (no +, spaces or punctuation)'],
+    [
+      'createContact',
+      { body: { phoneNumber: '+44 7700 900001', name: 'Ada' } },
+      'phoneNumber must be 8 to 15 digits, country code included (no +, spaces or punctuation)',
+    ],
     ['createContact', { body: { phoneNumber: '447700900001' } }, 'name is required'],
     ['createContact', { body: { phoneNumber: '447700900001', name: 'Ada', tag: 'vip' } }, 'tag is not a known field'],
     ['createContact', { body: { phoneNumber: '447700900001', name: 'Ada', email: 'nope' } }, 'email must be an e-mail address'],
@@ -165,7 +190,11 @@ describe('the v1-inbox group through the shared pipeline', () => {
     const limited = await call('listContacts');
     expect(limited.status).toBe(429);
     expect(limited.headers['Retry-After']).toBe('17');
-    expect(limited.json).toEqual({ success: false, error: { code: 'RATE_LIMITED', message: expect.stringContaining('60 requests per minute') }, retryAfterSeconds: 17 });
+    expect(limited.json).toEqual({
+      success: false,
+      error: { code: 'RATE_LIMITED', message: expect.stringContaining('60 requests per minute') },
+      retryAfterSeconds: 17,
+    });
   });
 
   test.each(Object.entries(v1PlanLimits))('the %s plan is limited to %i requests per minute per key, on every route', async (plan, limit) => {

@@ -7,7 +7,7 @@ describe('the demo people', () => {
     expect(demoPeople.map((person) => person.role).sort()).toEqual(['admin', 'campaign-manager', 'viewer']);
   });
 
-  it("have precomputed hashes of exactly their passwords (change both together: local/demo-people.ts)", async () => {
+  it('have precomputed hashes of exactly their passwords (change both together: local/demo-people.ts)', async () => {
     expect(Object.keys(demoPasswordHashes).sort()).toEqual(demoPeople.map((person) => person.email).sort());
     for (const person of demoPeople) expect(await passwordMatches(person.password, demoPasswordHashes[person.email]!)).toBe(true);
   });

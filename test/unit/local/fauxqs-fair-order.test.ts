@@ -7,7 +7,14 @@ const ids = (messages: Array<{ messageId: string }>) => messages.map((message) =
 describe('the local fair queue order (moveFairPicksToFront)', () => {
   it('serves the tenant with the fewest messages in flight first, oldest message of a tenant first', () => {
     const queue = queueOf('A1', 'A2', 'A3', 'B1', 'B2', 'C1');
-    moveFairPicksToFront(queue, new Map([['A', 3], ['B', 1]]), 4);
+    moveFairPicksToFront(
+      queue,
+      new Map([
+        ['A', 3],
+        ['B', 1],
+      ]),
+      4,
+    );
     expect(ids(queue)).toEqual(['C1', 'B1', 'B2', 'A1', 'A2', 'A3']);
   });
 

@@ -18,7 +18,7 @@ it('esbuild works from its platform package without its postinstall', () => {
   expect(transformSync('const n: number = 1', { loader: 'ts' }).code).toBe('const n = 1;\n');
 });
 
-it('classic-level (dynalite\'s on-disk store) loads its prebuilt binary without node-gyp', async () => {
+it("classic-level (dynalite's on-disk store) loads its prebuilt binary without node-gyp", async () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- what is tested is a CommonJS require of the prebuilt binary
   const { ClassicLevel } = require('classic-level') as typeof import('classic-level');
   const directory = mkdtempSync(join(tmpdir(), 'classic-level-'));

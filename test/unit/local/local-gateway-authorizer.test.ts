@@ -16,7 +16,13 @@ const keyed = (method: 'GET' | 'POST', path: string): RouteDefinition => ({
   rateLimit: 'status',
 });
 
-const ana: Membership = { organizationId: 'org_a', email: 'ana@example.com', role: 'member', joinedAt: '2026-01-01T00:00:00.000Z', usagePlanKey: { id: 'k1', value: 'person-key-ana' } };
+const ana: Membership = {
+  organizationId: 'org_a',
+  email: 'ana@example.com',
+  role: 'member',
+  joinedAt: '2026-01-01T00:00:00.000Z',
+  usagePlanKey: { id: 'k1', value: 'person-key-ana' },
+};
 
 interface Harness {
   gateway: LocalGateway;
@@ -50,14 +56,15 @@ async function startHarness(): Promise<Harness> {
     loadRequestAuthorizer: async () => async (event) => {
       authorizerEvents.push(event);
       if (mode.value === 'throws') throw new Error('the store is down');
-      if (mode.value === 'deny') return { principalId: 'x', policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: '*' }] } };
+      if (mode.value === 'deny')
+        return { principalId: 'x', policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Deny', Resource: '*' }] } };
       return (await authorizeRequest(ports, event)).result;
     },
   });
   return { gateway, seen, authorizerEvents, mode };
 }
 
-describe('local gateway: the keyed methods\' request authorizer', () => {
+describe("local gateway: the keyed methods' request authorizer", () => {
   let harness: Harness;
   beforeEach(async () => {
     harness = await startHarness();

@@ -34,13 +34,29 @@ const fakeRoutes: RouteDefinition[] = [
   // Guarded (runtime-contract/route-guards.ts): `health` 20/s burst 40, `key-generation` 5/s burst 10.
   route({ method: 'GET', path: '/guarded', group: 'broadcast-status', operation: 'guarded', guard: 'health' }),
   route({ method: 'POST', path: '/guarded', group: 'broadcast-status', operation: 'guardedPost', guard: 'health' }),
-  route({ method: 'GET', path: '/guarded-keyed', group: 'broadcast-discovery', operation: 'guardedKeyed', auth: 'broadcast-api-key', rateLimit: 'none', guard: 'key-generation' }),
+  route({
+    method: 'GET',
+    path: '/guarded-keyed',
+    group: 'broadcast-discovery',
+    operation: 'guardedKeyed',
+    auth: 'broadcast-api-key',
+    rateLimit: 'none',
+    guard: 'key-generation',
+  }),
   route({ method: 'GET', path: '/throws', group: 'health', operation: 'throws' }),
   route({ method: 'GET', path: '/malformed/{kind}', group: 'health', operation: 'malformed' }),
   route({ method: 'GET', path: '/shaped', group: 'health', operation: 'shaped' }),
   route({ method: 'GET', path: '/slow/{ms}', group: fakeGroup('upstream-wrapper'), operation: 'slow' }),
   route({ method: 'GET', path: '/broken', group: fakeGroup('v1-inbox'), operation: 'broken', surface: 'v1' }),
-  route({ method: 'POST', path: '/orgs/{orgId}/echo', group: fakeGroup('organization-admin'), operation: 'orgEcho', surface: 'organization', auth: 'organization-token', rateLimit: 'organization-admin' }),
+  route({
+    method: 'POST',
+    path: '/orgs/{orgId}/echo',
+    group: fakeGroup('organization-admin'),
+    operation: 'orgEcho',
+    surface: 'organization',
+    auth: 'organization-token',
+    rateLimit: 'organization-admin',
+  }),
   // On the webhooks surface, whose front door is an HTTP API (payload format 1.0).
   route({ method: 'POST', path: '/hook', group: fakeGroup('meta-webhook'), operation: 'hook', surface: 'webhooks', auth: 'meta-signature' }),
 ];
@@ -286,7 +302,7 @@ describe('local gateway', () => {
       expect(res.headers['x-amzn-requestid']).toBeDefined();
     });
 
-    it('answers GET / with API Gateway\'s 404 unless the runtime gives it an index', async () => {
+    it("answers GET / with API Gateway's 404 unless the runtime gives it an index", async () => {
       const res = await request(h.gateway, 'GET', '/');
       expect(res.status).toBe(404);
       const indexed = await startHarness({ indexLinks: () => ({ sandbox: 'http://127.0.0.1:4010' }) });
@@ -428,15 +444,16 @@ describe('local gateway', () => {
       const res = await request(h.gateway, 'POST', '/prod/api/v2/echo', { headers: [['Content-Type', 'application/json']], body });
       expect(res.status).toBe(413);
       const requestId = res.headers['x-amzn-requestid'] as string;
-      expect(JSON.parse(res.body)).toEqual(
-        JSON.parse(surfaces.broadcast.gatewayResponses.REQUEST_TOO_LARGE.body.replace('$context.requestId', requestId)),
-      );
+      expect(JSON.parse(res.body)).toEqual(JSON.parse(surfaces.broadcast.gatewayResponses.REQUEST_TOO_LARGE.body.replace('$context.requestId', requestId)));
       expect(h.seen).toHaveLength(0);
     });
 
     it('stops reading a chunked body once it passes the cap', async () => {
       const res = await request(h.gateway, 'POST', '/prod/api/v2/echo', {
-        headers: [['Content-Type', 'application/json'], ['Transfer-Encoding', 'chunked']],
+        headers: [
+          ['Content-Type', 'application/json'],
+          ['Transfer-Encoding', 'chunked'],
+        ],
         chunks: { count: 11, size: 1024 * 1024 },
       });
       expect(res.status).toBe(413);
@@ -479,8 +496,7 @@ describe('local gateway', () => {
 
     it('throttles per key and method with a token bucket that refills', async () => {
       const { rateLimit, burstLimit } = { rateLimit: 2, burstLimit: 20 }; // template-broadcast
-      const call = (key: string, method = 'GET') =>
-        request(h.gateway, method, '/prod/api/v2/keyed', { headers: [['x-api-key', key]] }).then((r) => r.status);
+      const call = (key: string, method = 'GET') => request(h.gateway, method, '/prod/api/v2/keyed', { headers: [['x-api-key', key]] }).then((r) => r.status);
       const burst = await Promise.all(Array.from({ length: burstLimit }, () => call('key-enabled')));
       expect(burst.every((s) => s === 200)).toBe(true);
 
@@ -640,9 +656,7 @@ describe('local gateway', () => {
 
     it('serves requests concurrently', async () => {
       const started = Date.now();
-      const statuses = await Promise.all(
-        Array.from({ length: 8 }, () => request(h.gateway, 'GET', '/prod/api/v2/slow/150').then((r) => r.status)),
-      );
+      const statuses = await Promise.all(Array.from({ length: 8 }, () => request(h.gateway, 'GET', '/prod/api/v2/slow/150').then((r) => r.status)));
       expect(statuses.every((s) => s === 200)).toBe(true);
       expect(Date.now() - started).toBeLessThan(8 * 150);
     });
@@ -650,9 +664,7 @@ describe('local gateway', () => {
     it('reports each invocation', async () => {
       await request(h.gateway, 'GET', '/prod/api/v2/things/x');
       await request(h.gateway, 'GET', '/prod/api/v2/unknown');
-      expect(h.invocations).toEqual([
-        { group: 'broadcast-status', operation: 'getThing', statusCode: 200, durationMs: expect.any(Number) },
-      ]);
+      expect(h.invocations).toEqual([{ group: 'broadcast-status', operation: 'getThing', statusCode: 200, durationMs: expect.any(Number) }]);
     });
   });
 });
@@ -693,24 +705,37 @@ const shapeOf = (value: unknown): unknown =>
       ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shapeOf(inner)]))
       : typeof value;
 
-describe('the usage plan\'s 429 has the application\'s 429 shape on every surface', () => {
-  const context = { requestId: 'c0ffee00-0000-4000-8000-000000000001', path: '/stage/some/path', httpMethod: 'POST', requestTime: '15/Jan/2025:10:20:30 +0000' };
+describe("the usage plan's 429 has the application's 429 shape on every surface", () => {
+  const context = {
+    requestId: 'c0ffee00-0000-4000-8000-000000000001',
+    path: '/stage/some/path',
+    httpMethod: 'POST',
+    requestTime: '15/Jan/2025:10:20:30 +0000',
+  };
   const applicationTooManyRequests = (surface: SurfaceName) =>
-    errorBody(surface, describeError(new RateLimitExceededError(7, 60), surface), { requestId: context.requestId, path: context.path, method: 'POST', timestamp: new Date(0).toISOString() });
+    errorBody(surface, describeError(new RateLimitExceededError(7, 60), surface), {
+      requestId: context.requestId,
+      path: context.path,
+      method: 'POST',
+      timestamp: new Date(0).toISOString(),
+    });
 
   // An HTTP API's 429 is its own fixed answer (no gateway responses): asserted in "an HTTP API surface" above.
-  it.each((Object.keys(surfaces) as SurfaceName[]).filter((surface) => surfaces[surface].frontDoor === 'rest-api'))('%s: THROTTLED and QUOTA_EXCEEDED, with Retry-After and the same wait in the body', (surface) => {
-    for (const kind of ['THROTTLED', 'QUOTA_EXCEEDED'] as const) {
-      const response = surfaces[surface].gatewayResponses[kind];
-      const body = JSON.parse(renderGatewayResponseBody(response.body, context)) as Record<string, unknown>;
-      expect(response.statusCode).toBe(429);
-      expect(response.headers).toEqual({ 'Retry-After': String(gatewayRetryAfterSeconds[kind]) });
-      expect(shapeOf(body)).toEqual(shapeOf(applicationTooManyRequests(surface)));
-      // Where the application's 429 says how long to wait, the gateway's says it too, as the header does.
-      if ('retryAfterSeconds' in applicationTooManyRequests(surface)) expect(body.retryAfterSeconds).toBe(gatewayRetryAfterSeconds[kind]);
-      expect(JSON.stringify(body)).not.toContain('$context');
-    }
-  });
+  it.each((Object.keys(surfaces) as SurfaceName[]).filter((surface) => surfaces[surface].frontDoor === 'rest-api'))(
+    '%s: THROTTLED and QUOTA_EXCEEDED, with Retry-After and the same wait in the body',
+    (surface) => {
+      for (const kind of ['THROTTLED', 'QUOTA_EXCEEDED'] as const) {
+        const response = surfaces[surface].gatewayResponses[kind];
+        const body = JSON.parse(renderGatewayResponseBody(response.body, context)) as Record<string, unknown>;
+        expect(response.statusCode).toBe(429);
+        expect(response.headers).toEqual({ 'Retry-After': String(gatewayRetryAfterSeconds[kind]) });
+        expect(shapeOf(body)).toEqual(shapeOf(applicationTooManyRequests(surface)));
+        // Where the application's 429 says how long to wait, the gateway's says it too, as the header does.
+        if ('retryAfterSeconds' in applicationTooManyRequests(surface)) expect(body.retryAfterSeconds).toBe(gatewayRetryAfterSeconds[kind]);
+        expect(JSON.stringify(body)).not.toContain('$context');
+      }
+    },
+  );
 
   it('substitutes $context values JSON-escaped, leaving the template valid JSON', () => {
     const body = renderGatewayResponseBody(surfaces.broadcast.gatewayResponses.THROTTLED.body, { ...context, path: '/prod/a"b\\c' });

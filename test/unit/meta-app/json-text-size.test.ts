@@ -4,7 +4,7 @@ import { jsonTextSizer } from '../../../shared/meta-app/json-text-size';
 /** The intake's measure: the bytes a text takes JSON-escaped inside the queue message. */
 const escapedBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
 
-describe('the size of a JSON value\'s text, from its parts', () => {
+describe("the size of a JSON value's text, from its parts", () => {
   it.each([
     ['UTF-8 bytes', (text: string) => Buffer.byteLength(text)],
     ['escaped bytes (the queue message)', escapedBytes],

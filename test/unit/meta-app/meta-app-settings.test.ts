@@ -30,7 +30,10 @@ describe('Meta app settings', () => {
     expect(await metaApp.describe()).toEqual({ configured: false });
     expect(await metaApp.secrets.load()).toBeUndefined();
 
-    expect(await metaApp.configure({ appSecret: ' s3cret-app ', verifyToken: 'verify-123' })).toEqual({ configured: true, updatedAt: '2025-03-01T12:00:00.000Z' });
+    expect(await metaApp.configure({ appSecret: ' s3cret-app ', verifyToken: 'verify-123' })).toEqual({
+      configured: true,
+      updatedAt: '2025-03-01T12:00:00.000Z',
+    });
     expect(JSON.stringify(settings.stored)).not.toMatch(/s3cret-app|verify-123/);
     expect(await metaApp.secrets.load()).toEqual({ appSecret: 's3cret-app', verifyToken: 'verify-123' });
     expect(await metaApp.describe()).toEqual({ configured: true, updatedAt: '2025-03-01T12:00:00.000Z' });

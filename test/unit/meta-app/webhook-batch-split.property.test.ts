@@ -15,7 +15,10 @@ const escapedBytes = (text: string) => Buffer.byteLength(JSON.stringify(text)) -
 const LISTS = ['statuses', 'messages', 'errors'] as const;
 
 /** A user: a BSUID always, a number when Meta shows it. */
-const userOf = (index: number, withPhone: boolean) => ({ userId: `BR.${(index * 7919).toString(36)}${index}`, ...(withPhone ? { phone: `5511${String(index).padStart(8, '0')}` } : {}) });
+const userOf = (index: number, withPhone: boolean) => ({
+  userId: `BR.${(index * 7919).toString(36)}${index}`,
+  ...(withPhone ? { phone: `5511${String(index).padStart(8, '0')}` } : {}),
+});
 type User = ReturnType<typeof userOf>;
 const contactOf = (user: User, name: string) => ({ profile: { name }, ...(user.phone ? { wa_id: user.phone } : {}), user_id: user.userId });
 
@@ -30,7 +33,9 @@ const changeArb = fc.record({
 });
 const batchArb = fc.array(fc.array(changeArb, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 3 });
 
-function batchOf(entries: Array<Array<{ elements: Array<{ kind: string; user: number; text: string }>; orphans: number[]; phones: boolean[]; name: string }>>): Batch {
+function batchOf(
+  entries: Array<Array<{ elements: Array<{ kind: string; user: number; text: string }>; orphans: number[]; phones: boolean[]; name: string }>>,
+): Batch {
   let next = 0;
   return {
     object: 'whatsapp_business_account',
@@ -45,10 +50,23 @@ function batchOf(entries: Array<Array<{ elements: Array<{ kind: string; user: nu
           const id = `wamid.${next++}`;
           if (element.kind === 'message') {
             named.add(element.user);
-            lists.messages!.push({ ...(who.phone ? { from: who.phone } : {}), from_user_id: who.userId, id, timestamp: '1767225600', type: 'text', text: { body: element.text } });
+            lists.messages!.push({
+              ...(who.phone ? { from: who.phone } : {}),
+              from_user_id: who.userId,
+              id,
+              timestamp: '1767225600',
+              type: 'text',
+              text: { body: element.text },
+            });
           } else if (element.kind === 'status') {
             named.add(element.user);
-            lists.statuses!.push({ id, status: 'delivered', timestamp: '1767225700', ...(who.phone ? { recipient_id: who.phone } : {}), recipient_user_id: who.userId });
+            lists.statuses!.push({
+              id,
+              status: 'delivered',
+              timestamp: '1767225700',
+              ...(who.phone ? { recipient_id: who.phone } : {}),
+              recipient_user_id: who.userId,
+            });
           } else {
             lists.errors!.push({ code: 130429, title: element.text });
           }
@@ -86,7 +104,11 @@ function contentOf(batches: Batch[]) {
             elements.push(JSON.stringify([entry.id, field, key, list, element]));
           }
         }
-        misplaced.push(...partContacts.filter((contact) => !LISTS.some((list) => ((value[list] as Json[] | undefined) ?? []).some((element) => names(element, contact)))).map((contact) => `${key}:${JSON.stringify(contact)}`));
+        misplaced.push(
+          ...partContacts
+            .filter((contact) => !LISTS.some((list) => ((value[list] as Json[] | undefined) ?? []).some((element) => names(element, contact))))
+            .map((contact) => `${key}:${JSON.stringify(contact)}`),
+        );
       }
     }
   }

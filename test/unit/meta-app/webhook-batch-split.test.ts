@@ -15,7 +15,13 @@ const status = (i: number) => ({
   biz_opaque_callback_data: `b1:pub_job:${Math.floor(i / 1000)}:${i % 1000}`,
   pricing: { billable: true, pricing_model: 'PMP', category: 'marketing', type: 'regular' },
 });
-const inbound = (i: number) => ({ from: `4477009${String(i).padStart(5, '0')}`, id: `wamid.in${i}`, timestamp: '1700000000', type: 'text', text: { body: 'x'.repeat(200) } });
+const inbound = (i: number) => ({
+  from: `4477009${String(i).padStart(5, '0')}`,
+  id: `wamid.in${i}`,
+  timestamp: '1700000000',
+  type: 'text',
+  text: { body: 'x'.repeat(200) },
+});
 
 /** A batch of `entries` entries, each one change with `statuses` statuses and `messages` inbound messages. */
 function batchOf(entries: number, statuses: number, messages = 0) {
@@ -30,7 +36,9 @@ function batchOf(entries: number, statuses: number, messages = 0) {
           value: {
             messaging_product: 'whatsapp',
             metadata,
-            ...(messages > 0 ? { contacts: [{ wa_id: '447700900001', profile: { name: 'Ada' } }], messages: Array.from({ length: messages }, () => inbound(next++)) } : {}),
+            ...(messages > 0
+              ? { contacts: [{ wa_id: '447700900001', profile: { name: 'Ada' } }], messages: Array.from({ length: messages }, () => inbound(next++)) }
+              : {}),
             statuses: Array.from({ length: statuses }, () => status(next++)),
           },
         },
@@ -47,10 +55,13 @@ const contactsNaming = (contacts: unknown, item: Item): Item[] => {
   let index = contactIndexes.get(contacts);
   if (!index) {
     index = new Map();
-    for (const contact of contacts as Item[]) for (const id of new Set([contact.wa_id, contact.user_id])) if (id !== undefined) index.set(id, [...(index.get(id) ?? []), contact]);
+    for (const contact of contacts as Item[])
+      for (const id of new Set([contact.wa_id, contact.user_id])) if (id !== undefined) index.set(id, [...(index.get(id) ?? []), contact]);
     contactIndexes.set(contacts, index);
   }
-  return [...new Set([item.from, item.from_user_id, item.recipient_id, item.recipient_user_id].flatMap((id) => (id === undefined ? [] : (index!.get(id) ?? []))))];
+  return [
+    ...new Set([item.from, item.from_user_id, item.recipient_id, item.recipient_user_id].flatMap((id) => (id === undefined ? [] : (index!.get(id) ?? [])))),
+  ];
 };
 
 /** Every status and message of a batch, with the account, number and contacts it came with. */
@@ -58,7 +69,13 @@ function itemsOf(batch: { entry: Array<{ id: string; changes: Array<{ field: str
   return batch.entry.flatMap((entry) =>
     entry.changes.flatMap((change) =>
       ['statuses', 'messages'].flatMap((list) =>
-        ((change.value[list] as Item[]) ?? []).map((item) => ({ account: entry.id, field: change.field, metadata: change.value.metadata, contacts: contactsNaming(change.value.contacts, item), item })),
+        ((change.value[list] as Item[]) ?? []).map((item) => ({
+          account: entry.id,
+          field: change.field,
+          metadata: change.value.metadata,
+          contacts: contactsNaming(change.value.contacts, item),
+          item,
+        })),
       ),
     ),
   );
@@ -106,7 +123,7 @@ describe('splitting a signed webhook batch into queue messages', () => {
     expect(values.reduce((sum, value) => sum + value.contacts.length, 0)).toBe(2_500);
   });
 
-  it('keeps a contact no message names with the change\'s first part (nothing of the batch is dropped)', () => {
+  it("keeps a contact no message names with the change's first part (nothing of the batch is dropped)", () => {
     const batch = largeInboundBatch({ messages: 1_000, targetBytes: 500_000 });
     const value = batch.entry[0]!.changes[0]!.value as { contacts: unknown[] };
     const stranger = { profile: { name: 'Nobody' }, user_id: 'BR.nobody' };
@@ -117,16 +134,19 @@ describe('splitting a signed webhook batch into queue messages', () => {
     expect(holding).toEqual(parts.map((_, index) => index === 0));
   });
 
-  it('packs small units into as few parts as fit (no part could take the next part\'s first entry)', () => {
+  it("packs small units into as few parts as fit (no part could take the next part's first entry)", () => {
     const parts = splitWebhookBatch(JSON.stringify(batchOf(3_000, 1)), measure)!;
     const totalBytes = parts.reduce((sum, part) => sum + escapedBytes(part), 0);
     expect(parts.length).toBe(Math.ceil(totalBytes / measure.budget));
   });
 
-  it('gives up (undefined) on a body not of Meta\'s shape and on one status too large alone', () => {
+  it("gives up (undefined) on a body not of Meta's shape and on one status too large alone", () => {
     expect(splitWebhookBatch(`{"pad":"${'a'.repeat(300_000)}"}`, measure)).toBeUndefined();
     expect(splitWebhookBatch('x'.repeat(300_000), measure)).toBeUndefined();
-    const giant = { object: 'whatsapp_business_account', entry: [{ id: '1', changes: [{ field: 'messages', value: { statuses: [{ ...status(1), note: 'n'.repeat(300_000) }, status(2)] } }] }] };
+    const giant = {
+      object: 'whatsapp_business_account',
+      entry: [{ id: '1', changes: [{ field: 'messages', value: { statuses: [{ ...status(1), note: 'n'.repeat(300_000) }, status(2)] } }] }],
+    };
     expect(splitWebhookBatch(JSON.stringify(giant), measure)).toBeUndefined();
   });
 });
@@ -137,7 +157,10 @@ describe('the intake with a batch larger than a queue message', () => {
     const raw = JSON.stringify(batch);
     expect(raw.length).toBeGreaterThan(1_000_000);
     const sent: string[] = [];
-    const ports = { metaApp: { load: async () => ({ appSecret: 'secret', verifyToken: 't' }) }, metaEvents: { send: async (body: string) => void sent.push(body) } };
+    const ports = {
+      metaApp: { load: async () => ({ appSecret: 'secret', verifyToken: 't' }) },
+      metaEvents: { send: async (body: string) => void sent.push(body) },
+    };
     const receivedAt = new Date('2026-11-26T12:00:00.000Z');
     const { parts } = await acceptMetaEvents(ports, { rawBody: Buffer.from(raw), signature: signWebhookBody(raw, 'secret'), receivedAt });
     expect(parts).toBe(sent.length);

@@ -72,7 +72,9 @@ describe('the Meta webhook endpoint under a flood of forged requests', () => {
     clock.advanceBy(5 * 60_000 + 1);
     settings.reads = 0;
     const unconfigured = Array.from({ length: 300 }, () =>
-      acceptMetaEvents(ports, { rawBody: Buffer.from(batch), signature: signWebhookBody(batch, 'x'), receivedAt: clock.now() }).catch((error: Error) => error.name),
+      acceptMetaEvents(ports, { rawBody: Buffer.from(batch), signature: signWebhookBody(batch, 'x'), receivedAt: clock.now() }).catch(
+        (error: Error) => error.name,
+      ),
     );
     expect(new Set(await Promise.all(unconfigured))).toEqual(new Set(['MetaAppNotConfiguredError']));
     expect(settings.reads).toBe(1);

@@ -44,7 +44,8 @@ function endpoint(configured: MetaAppSecrets | null = secrets, sourceRanges: rea
   });
   const webhookSources = new WebhookSourceGuard({ refusals: routeGuards['meta-webhook'].perSourceRefusals, sourceRanges });
   const get = (query: Record<string, string>) => handler(proxyEventFor(getRoute, { query }), lambdaContext());
-  const post = (body: string, headers: Record<string, string>, sourceIp?: string) => handler(proxyEventFor(postRoute, { body, headers, sourceIp }), lambdaContext());
+  const post = (body: string, headers: Record<string, string>, sourceIp?: string) =>
+    handler(proxyEventFor(postRoute, { body, headers, sourceIp }), lambdaContext());
   const advance = (ms: number) => (now = new Date(now.getTime() + ms));
   return { queue, handler, get, post, advance };
 }
@@ -100,7 +101,7 @@ describe('event batches (POST)', () => {
     expect(queue.sent).toEqual([]);
   });
 
-  it('caps the body at 4 MiB (413, before any signature work); a body not of Meta\'s shape must fit one queue message once escaped', async () => {
+  it("caps the body at 4 MiB (413, before any signature work); a body not of Meta's shape must fit one queue message once escaped", async () => {
     const { queue, post } = endpoint();
     const padding = (size: number, char: string) => `{"object":"whatsapp_business_account","pad":"${char.repeat(size)}"}`;
     const over = padding(MAX_WEBHOOK_BODY_BYTES, 'a');
@@ -140,9 +141,9 @@ describe('event batches (POST)', () => {
     loads.length = 0;
     await acceptMetaEvents({ metaApp, metaEvents: queue }, { rawBody: Buffer.from(batch), signature: signWebhookBody(batch, secrets.appSecret), receivedAt });
     expect(loads.filter(Boolean)).toEqual([]);
-    await expect(acceptMetaEvents({ metaApp, metaEvents: queue }, { rawBody: Buffer.from(batch), signature: signWebhookBody(batch, 'nobody'), receivedAt })).rejects.toThrow(
-      'Missing or invalid X-Hub-Signature-256',
-    );
+    await expect(
+      acceptMetaEvents({ metaApp, metaEvents: queue }, { rawBody: Buffer.from(batch), signature: signWebhookBody(batch, 'nobody'), receivedAt }),
+    ).rejects.toThrow('Missing or invalid X-Hub-Signature-256');
     expect(queue.sent).toHaveLength(2);
   });
 
@@ -158,7 +159,10 @@ describe('event batches (POST)', () => {
   it("names the POST's business account as its queue tenant (the fair-queue group), on every part of a split batch", async () => {
     const { queue, post } = endpoint();
     const statuses = Array.from({ length: 4_000 }, (_, index) => ({ id: `wamid.${index}${'x'.repeat(60)}`, status: 'delivered', recipient_id: '15551234567' }));
-    const large = JSON.stringify({ object: 'whatsapp_business_account', entry: [{ id: '102290129340398', changes: [{ field: 'messages', value: { statuses } }] }] });
+    const large = JSON.stringify({
+      object: 'whatsapp_business_account',
+      entry: [{ id: '102290129340398', changes: [{ field: 'messages', value: { statuses } }] }],
+    });
     expect((await post(batch, { 'x-hub-signature-256': signWebhookBody(batch, secrets.appSecret) })).statusCode).toBe(200);
     expect((await post(large, { 'x-hub-signature-256': signWebhookBody(large, secrets.appSecret) })).statusCode).toBe(200);
     expect(queue.sent.length).toBeGreaterThan(2);
@@ -169,7 +173,7 @@ describe('event batches (POST)', () => {
 describe('the source guard (a route WAF cannot guard)', () => {
   const signed = (raw: string, secret = secrets.appSecret) => ({ 'X-Hub-Signature-256': signWebhookBody(raw, secret) });
 
-  it('holds back a source after 10 refused POSTs in a minute, unheard (429, Retry-After), even signed; Meta\'s address and others are unaffected', async () => {
+  it("holds back a source after 10 refused POSTs in a minute, unheard (429, Retry-After), even signed; Meta's address and others are unaffected", async () => {
     const { queue, post, advance } = endpoint();
     const forger = '198.51.100.7';
     for (let attempt = 0; attempt < 10; attempt += 1) expect((await post(batch, signed(batch, 'forged'), forger)).statusCode).toBe(401);

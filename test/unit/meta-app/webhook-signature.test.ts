@@ -18,7 +18,16 @@ describe('X-Hub-Signature-256', () => {
 
   it('refuses a missing, malformed, truncated or foreign-key signature', () => {
     const good = hmacHex(body, secret);
-    for (const header of [undefined, '', good, `sha1=${good}`, `sha256=${good.slice(0, 63)}`, `sha256=${good}0`, `sha256=${'z'.repeat(64)}`, `sha256=${hmacHex(body, 'other-secret')}`]) {
+    for (const header of [
+      undefined,
+      '',
+      good,
+      `sha1=${good}`,
+      `sha256=${good.slice(0, 63)}`,
+      `sha256=${good}0`,
+      `sha256=${'z'.repeat(64)}`,
+      `sha256=${hmacHex(body, 'other-secret')}`,
+    ]) {
       expect([header, isValidWebhookSignature(body, header, secret)]).toEqual([header, false]);
     }
   });

@@ -25,7 +25,10 @@ function printedBy(enabled: boolean, run: () => void): string[] {
     for (const write of writes) write.mockRestore();
     process.env.POWERTOOLS_METRICS_DISABLED = previous;
   }
-  return lines.join('').split('\n').filter((line) => line.trim() !== '');
+  return lines
+    .join('')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
 }
 
 describe('function metrics (EMF)', () => {
@@ -61,7 +64,11 @@ describe('function metrics (EMF)', () => {
   it('uses the platform namespace when the environment names none', () => {
     const [line] = printedBy(true, () => {
       const metrics = functionMetrics('delivery-events', {});
-      metrics.addMetric(platformMetrics.webhookEventsApplied, MetricUnit.Count, eventsApplied({ applied: 5, notFound: 1, upstreamNotYetRecorded: 0, dropped: 2, inbound: 3, templates: 1, skipped: 0 }));
+      metrics.addMetric(
+        platformMetrics.webhookEventsApplied,
+        MetricUnit.Count,
+        eventsApplied({ applied: 5, notFound: 1, upstreamNotYetRecorded: 0, dropped: 2, inbound: 3, templates: 1, skipped: 0 }),
+      );
       metrics.publishStoredMetrics();
     });
     const emf = JSON.parse(line!) as EmfLine;

@@ -17,7 +17,10 @@ function linesLoggedBy(run: () => void): string[] {
     logger.setLogLevel('SILENT');
     for (const write of writes) write.mockRestore();
   }
-  return lines.join('').split('\n').filter((line) => line.trim() !== '');
+  return lines
+    .join('')
+    .split('\n')
+    .filter((line) => line.trim() !== '');
 }
 
 const phone = '15551234567';
@@ -50,7 +53,7 @@ describe('log masking', () => {
     expect((entry.error as { message: string }).message).toBe('recipient ****4567 unreachable');
   });
 
-  it('prints no person\'s token (a JWT), even in free text', () => {
+  it("prints no person's token (a JWT), even in free text", () => {
     const jwt = 'eyJhbGciOiJSUzI1NiIsImtpZCI6InRlc3QifQ.eyJlbWFpbCI6ImFuYUBleGFtcGxlLmNvbSJ9.c2lnbmF0dXJlLXBhcnQtb2YtdGhlLXRva2Vu';
     const [line] = linesLoggedBy(() => logger.warn(`refused Bearer ${jwt} at the gate`, { detail: `token=${jwt};` }));
     expect(line).not.toContain(jwt.split('.')[1]);
@@ -68,13 +71,22 @@ describe('log masking', () => {
   });
 
   it('keeps ids, counts and short numbers as they are', () => {
-    const facts = { jobId: 'job_01J9Z3K4M5N6P7Q8R9S0T1V2W3', phoneNumberId: 'pn_1', chunkIndex: 12, sent: 1000, code: 130429, requestId: '12345678-1234-1234-1234-123456789012' };
+    const facts = {
+      jobId: 'job_01J9Z3K4M5N6P7Q8R9S0T1V2W3',
+      phoneNumberId: 'pn_1',
+      chunkIndex: 12,
+      sent: 1000,
+      code: 130429,
+      requestId: '12345678-1234-1234-1234-123456789012',
+    };
     const [line] = linesLoggedBy(() => logger.info('chunk processed', facts));
     expect(JSON.parse(line!)).toMatchObject(facts);
   });
 
   it('masks 8 or more digits standing alone, not fewer, not inside a word', () => {
-    expect(maskText('wa_id 4915123456789, code 131047, id job_01J9Z3K4M5N6P7Q8, 123456789abc')).toBe('wa_id ****6789, code 131047, id job_01J9Z3K4M5N6P7Q8, 123456789abc');
+    expect(maskText('wa_id 4915123456789, code 131047, id job_01J9Z3K4M5N6P7Q8, 123456789abc')).toBe(
+      'wa_id ****6789, code 131047, id job_01J9Z3K4M5N6P7Q8, 123456789abc',
+    );
     expect(maskText('+1 5551234567')).toBe('+1 ****4567');
     expect(maskLogValue('signature', 'sha256=abc')).toBe('[REDACTED]');
     expect(maskLogValue('from', 4915123456789)).toBe('****6789');

@@ -7,11 +7,15 @@ const root = join(__dirname, '../../..');
 
 /** Runs a script under tsx in a fresh process; answers whether the X-Ray SDK was loaded. */
 function xraySdkLoadedAfter(script: string, env: Record<string, string>): boolean {
-  const run = spawnSync(process.execPath, ['--import', 'tsx', '-e', `${script}; console.log(JSON.stringify(Object.keys(require.cache).some((file) => file.includes('aws-xray-sdk-core'))))`], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? '', ...env },
-    encoding: 'utf8',
-  });
+  const run = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '-e', `${script}; console.log(JSON.stringify(Object.keys(require.cache).some((file) => file.includes('aws-xray-sdk-core'))))`],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      encoding: 'utf8',
+    },
+  );
   if (run.status !== 0) throw new Error(run.stderr);
   return JSON.parse(run.stdout.trim().split('\n').pop()!) as boolean;
 }

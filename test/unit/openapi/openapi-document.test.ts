@@ -29,7 +29,9 @@ describe('the generated OpenAPI document', () => {
     expect(operations).toHaveLength(routes.length);
     for (const route of routes) expect(operationOf(route.method, publicPath(route))['x-endpoint-group']).toBe(route.group);
     expect(new Set(operations.map(({ operation }) => operation.operationId)).size).toBe(operations.length);
-    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/staging/api/v2/upstream/phone-numbers/{phoneNumberId}/messages', '/docs/openapi.json', '/hooks/meta/whatsapp']));
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining(['/staging/api/v2/upstream/phone-numbers/{phoneNumberId}/messages', '/docs/openapi.json', '/hooks/meta/whatsapp']),
+    );
   });
 
   it('describes request bodies and parameters from the handlers’ valibot schemas', () => {
@@ -41,7 +43,12 @@ describe('the generated OpenAPI document', () => {
     expect(send.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header' })]));
     expect(operationOf('GET', '/prod/api/v2/broadcast/public/templates').parameters).toEqual([
       expect.objectContaining({ name: 'phone_number', in: 'query', required: true, schema: expect.objectContaining({ pattern: '^\\d+$' }) }),
-      expect.objectContaining({ name: 'status', in: 'query', required: false, schema: expect.objectContaining({ enum: ['approved', 'all'], default: 'approved' }) }),
+      expect.objectContaining({
+        name: 'status',
+        in: 'query',
+        required: false,
+        schema: expect.objectContaining({ enum: ['approved', 'all'], default: 'approved' }),
+      }),
     ]);
     const freeform = jsonSchemaOf((operationOf('POST', '/prod/api/v2/broadcast/public/send-freeform').requestBody as { content: unknown }).content);
     expect(freeform.anyOf ?? freeform.oneOf).toBeDefined();
@@ -85,7 +92,9 @@ describe('the generated OpenAPI document', () => {
     const send = operationOf('POST', '/prod/api/v2/broadcast/public/send-template-broadcast');
     expect(send['x-rate-limit']).toEqual(expect.objectContaining({ perMinute: 10, scope: 'key-and-sender' }));
     expect(send.security).toEqual([{ broadcastApiKey: [] }]);
-    expect(operationOf('GET', '/v1/contacts')['x-rate-limit']).toEqual(expect.objectContaining({ perMinuteByPlan: { starter: 60, professional: 300, enterprise: 1000 } }));
+    expect(operationOf('GET', '/v1/contacts')['x-rate-limit']).toEqual(
+      expect.objectContaining({ perMinuteByPlan: { starter: 60, professional: 300, enterprise: 1000 } }),
+    );
     expect(operationOf('GET', '/docs/').security).toEqual([]);
   });
 });
@@ -93,15 +102,34 @@ describe('the generated OpenAPI document', () => {
 describe('the conformance check of answers', () => {
   const json = new Headers({ 'content-type': 'application/json' });
   it('accepts a documented answer and names what breaks an undocumented one', () => {
-    const ok = { status: true, status_code: 200, message: 'Phone numbers fetched successfully', data: [{ phone_number: '1', waba_id: '2', phone_number_id: '3' }] };
+    const ok = {
+      status: true,
+      status_code: 200,
+      message: 'Phone numbers fetched successfully',
+      data: [{ phone_number: '1', waba_id: '2', phone_number_id: '3' }],
+    };
     expect(checkAnswer({ method: 'GET', path: '/prod/api/v2/broadcast/public/phone-numbers', status: 200, headers: json, body: ok })).toEqual([]);
-    expect(checkAnswer({ method: 'GET', path: '/prod/api/v2/broadcast/public/phone-numbers', status: 200, headers: json, body: { ...ok, data: [{ phone_number: 1 }] } })).toEqual([
-      expect.stringContaining('/data/0'),
+    expect(
+      checkAnswer({
+        method: 'GET',
+        path: '/prod/api/v2/broadcast/public/phone-numbers',
+        status: 200,
+        headers: json,
+        body: { ...ok, data: [{ phone_number: 1 }] },
+      }),
+    ).toEqual([expect.stringContaining('/data/0')]);
+    expect(checkAnswer({ method: 'GET', path: '/prod/api/v2/broadcast/public/health', status: 201, headers: json, body: {} })).toEqual([
+      expect.stringContaining('status 201 is not documented'),
     ]);
-    expect(checkAnswer({ method: 'GET', path: '/prod/api/v2/broadcast/public/health', status: 201, headers: json, body: {} })).toEqual([expect.stringContaining('status 201 is not documented')]);
-    expect(checkAnswer({ method: 'GET', path: '/v1/contacts?page=1', status: 429, headers: json, body: { success: false, error: { code: 'RATE_LIMITED', message: 'x' } } })).toEqual([
-      expect.stringContaining('header Retry-After is required'),
-    ]);
+    expect(
+      checkAnswer({
+        method: 'GET',
+        path: '/v1/contacts?page=1',
+        status: 429,
+        headers: json,
+        body: { success: false, error: { code: 'RATE_LIMITED', message: 'x' } },
+      }),
+    ).toEqual([expect.stringContaining('header Retry-After is required')]);
     expect(checkAnswer({ method: 'DELETE', path: '/v1/opt-outs/491701234567', status: 204, headers: new Headers(), body: '', rawText: '' })).toEqual([]);
     expect(checkAnswer({ method: 'GET', path: '/nowhere', status: 404, headers: json, body: {} })).toEqual([]);
   });

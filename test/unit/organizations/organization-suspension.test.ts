@@ -35,7 +35,12 @@ async function world() {
   let sequence = 0;
   const addJob = async (organization: string, overrides: Partial<BroadcastJob> = {}) => {
     sequence += 1;
-    const created: BroadcastJob = { ...job(`pub_job${sequence}`, 2500, 1000), organizationId: organization, createdAt: `2026-03-01T08:00:0${sequence}.000Z`, ...overrides } as BroadcastJob;
+    const created: BroadcastJob = {
+      ...job(`pub_job${sequence}`, 2500, 1000),
+      organizationId: organization,
+      createdAt: `2026-03-01T08:00:0${sequence}.000Z`,
+      ...overrides,
+    } as BroadcastJob;
     await broadcasts.createJob(created, [1000, 1000, 500]);
     return created.jobId;
   };
@@ -48,7 +53,12 @@ describe('suspendOrganization', () => {
     const running = await w.addJob(w.organizationId);
     const scheduled = await w.addJob(w.organizationId, { scheduledAt: '2026-03-02T09:00:00.000Z' });
     const finished = await w.addJob(w.organizationId);
-    for (const [chunkIndex, count] of [[0, 1000], [1, 1000], [2, 500]] as const) Object.assign(w.broadcasts.chunkRecord(finished, chunkIndex), { recipientCount: count, sent: count, doneAt: '2026-03-01T08:30:00.000Z' });
+    for (const [chunkIndex, count] of [
+      [0, 1000],
+      [1, 1000],
+      [2, 500],
+    ] as const)
+      Object.assign(w.broadcasts.chunkRecord(finished, chunkIndex), { recipientCount: count, sent: count, doneAt: '2026-03-01T08:30:00.000Z' });
     const cancelledByBusiness = await w.addJob(w.organizationId);
     await w.broadcasts.cancelJob(cancelledByBusiness, new Date('2026-03-01T08:40:00.000Z'));
     const foreign = await w.addJob(w.otherId);
@@ -105,7 +115,13 @@ describe('suspendOrganization', () => {
     expect(report.organization).toMatchObject({ status: 'active', resumedAt: '2026-03-01T09:00:10.000Z' });
     expect(report.passes).toEqual([
       { pass: 1, checkedAt: '2026-03-01T09:00:00.000Z', cancelled: 1, acceptedLater: 0 },
-      { pass: 2, checkedAt: '2026-03-01T09:00:11.000Z', skipped: { because: 'resumed', resumedAt: '2026-03-01T09:00:10.000Z' }, cancelled: 0, acceptedLater: 0 },
+      {
+        pass: 2,
+        checkedAt: '2026-03-01T09:00:11.000Z',
+        skipped: { because: 'resumed', resumedAt: '2026-03-01T09:00:10.000Z' },
+        cancelled: 0,
+        acceptedLater: 0,
+      },
     ]);
     expect(report.outcome).toBe(
       'Suspended at 2026-03-01T09:00:00.000Z. Pass 1 cancelled 1 job. Pass 2 skipped: the organization was resumed at 2026-03-01T09:00:10.000Z. The organization is active now.',
@@ -120,7 +136,10 @@ describe('suspendOrganization', () => {
       await resumeOrganization(w.ports, { organizationId: w.organizationId });
       between = await w.addJob(w.organizationId, { createdAt: w.tenancy.clock.now().toISOString() });
       w.tenancy.clock.advanceBy(5_000);
-      await w.tenancy.repository.setOrganizationSuspension(w.organizationId, { suspension: { suspendedAt: w.tenancy.clock.now().toISOString(), reason: 'again' }, updatedAt: w.tenancy.clock.now().toISOString() });
+      await w.tenancy.repository.setOrganizationSuspension(w.organizationId, {
+        suspension: { suspendedAt: w.tenancy.clock.now().toISOString(), reason: 'again' },
+        updatedAt: w.tenancy.clock.now().toISOString(),
+      });
     });
 
     const report = await suspendOrganization(w.ports, { organizationId: w.organizationId, reason: 'first', settleMs: 30_000 });
@@ -154,7 +173,9 @@ describe('suspendOrganization', () => {
     const w = await world();
     const running = await w.addJob(w.organizationId);
     await expect(suspendOrganization(w.ports, { organizationId: 'org_missing', reason: 'x', settleMs: 0 })).rejects.toBeInstanceOf(OrganizationNotFoundError);
-    await expect(suspendOrganization(w.ports, { organizationId: w.organizationId, reason: '  ', settleMs: 0 })).rejects.toBeInstanceOf(InvalidTenancyInputError);
+    await expect(suspendOrganization(w.ports, { organizationId: w.organizationId, reason: '  ', settleMs: 0 })).rejects.toBeInstanceOf(
+      InvalidTenancyInputError,
+    );
     expect(w.broadcasts.jobs.get(running)!.cancelledAt).toBeUndefined();
     expect((await w.tenancy.repository.getOrganization(w.organizationId))!.status).toBe('active');
   });
@@ -180,7 +201,9 @@ describe('the admin commands', () => {
     await expect(runOrganizationAdminCommand(w.ports, 'suspend-organization', { org: w.organizationId, reason: 'x', 'settle-seconds': '301' })).rejects.toThrow(
       '--settle-seconds must be a whole number from 0 to 300',
     );
-    await expect(runOrganizationAdminCommand(w.ports, 'suspend-organization', { org: w.organizationId, reason: 'x', force: '' })).rejects.toThrow('Unknown flag(s) for suspend-organization: --force');
+    await expect(runOrganizationAdminCommand(w.ports, 'suspend-organization', { org: w.organizationId, reason: 'x', force: '' })).rejects.toThrow(
+      'Unknown flag(s) for suspend-organization: --force',
+    );
     await runOrganizationAdminCommand(w.ports, 'suspend-organization', { org: w.organizationId, reason: 'x' });
     expect(w.waits).toEqual([30_000]);
     await runOrganizationAdminCommand(w.ports, 'suspend-organization', { org: w.organizationId, reason: 'x', 'settle-seconds': '0' });

@@ -60,9 +60,9 @@ describe('removeEmployeesByEmail', () => {
   test('a member of another organization only is "not found" here (nothing about other tenants leaks)', async () => {
     const kit = createTenancyTestKit();
     const { other, ports } = await organizationsWithEmployees(kit);
-    await expect(
-      removeEmployeesByEmail(ports, { organizationId: other.organizationId, emails: ['alice@acme.example'], removedBy: 'cred_9' }),
-    ).rejects.toEqual(new NoEmployeesFoundError(['alice@acme.example']));
+    await expect(removeEmployeesByEmail(ports, { organizationId: other.organizationId, emails: ['alice@acme.example'], removedBy: 'cred_9' })).rejects.toEqual(
+      new NoEmployeesFoundError(['alice@acme.example']),
+    );
   });
 
   test('strings that cannot be addresses are reported as not found without a look-up', async () => {
@@ -113,7 +113,12 @@ describe('POST /v2/organizations/public/remove-employee-bulk (handler and shared
       clock: { now: () => new Date('2026-01-01T00:00:00Z') },
       auditLog: new InMemoryAuditLog(),
     };
-    const handler = createGroupHandler({ group: 'organization-admin', routes: [route], operations: { removeEmployeeBulk }, dependencies: () => ({ ...http, organizations }) });
+    const handler = createGroupHandler({
+      group: 'organization-admin',
+      routes: [route],
+      operations: { removeEmployeeBulk },
+      dependencies: () => ({ ...http, organizations }),
+    });
     return async (body: string | null, headers: Record<string, string> = { authorization: 'Bearer good-token', 'content-type': 'application/json' }) => {
       const result = await handler(proxyEventFor(route, { headers, body }), lambdaContext());
       return { status: result.statusCode, headers: result.headers, json: JSON.parse(result.body) as unknown };
@@ -181,17 +186,24 @@ describe('POST /v2/organizations/public/remove-employee-bulk (handler and shared
   });
 
   test('404 "No users found for the provided emails" when none matched', async () => {
-    const response = await setup(
-      bindOrganizationServices({ removeMembers: async (input) => ({ removedEmails: [], notFoundEmails: [...input.emails] }) }),
-    )('{"emails":["a@x.example"]}');
+    const response = await setup(bindOrganizationServices({ removeMembers: async (input) => ({ removedEmails: [], notFoundEmails: [...input.emails] }) }))(
+      '{"emails":["a@x.example"]}',
+    );
     expect(response).toMatchObject({
       status: 404,
-      json: { statusCode: 404, status: 'error', message: 'No users found for the provided emails', data: { error: { message: 'No users found for the provided emails' } } },
+      json: {
+        statusCode: 404,
+        status: 'error',
+        message: 'No users found for the provided emails',
+        data: { error: { message: 'No users found for the provided emails' } },
+      },
     });
   });
 
   test('500 "Something went wrong while removing employees" with data [] on an unexpected failure, no internals', async () => {
-    const response = await setup({ removeEmployees: async () => Promise.reject(new Error('ValidationException: table tenancy-xyz')) })('{"emails":["a@x.example"]}');
+    const response = await setup({ removeEmployees: async () => Promise.reject(new Error('ValidationException: table tenancy-xyz')) })(
+      '{"emails":["a@x.example"]}',
+    );
     expect(response).toEqual(
       expect.objectContaining({ status: 500, json: { statusCode: 500, status: 'error', message: 'Something went wrong while removing employees', data: [] } }),
     );

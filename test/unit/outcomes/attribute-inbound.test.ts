@@ -25,7 +25,13 @@ function setUp() {
   owners.phoneNumbers.set('pn_b', { organizationId: 'org_b', wabaId: 'waba-b' });
   const ledger = new FakeLedgerDeliveryStore();
   ledger.addJob('pub_1', 'org_a', 'pn_a', 10, 'cmp_1');
-  ledger.setAttribution('pub_1', { attributionWindowHours: 24, quickReplies: [{ index: 0, text: 'Yes please' }, { index: 1, text: 'Stop', payload: 'STOP-PROMO' }] });
+  ledger.setAttribution('pub_1', {
+    attributionWindowHours: 24,
+    quickReplies: [
+      { index: 0, text: 'Yes please' },
+      { index: 1, text: 'Stop', payload: 'STOP-PROMO' },
+    ],
+  });
   for (let index = 0; index < 3; index += 1) {
     ledger.addEntry('pub_1', 0, index, { status: 'SENT', updatedAt: '2026-12-01T09:59:00.000Z', messageId: `wamid.out${index}`, tallyCode: tallyCodes.sent });
   }
@@ -37,19 +43,35 @@ function setUp() {
   const apply = (phoneNumberId: string, body: { statuses?: unknown[]; messages?: unknown[] }, redelivered = false) =>
     applyWebhookBatch(ports, webhookBody([{ phoneNumberId, ...body }]), new Date('2026-12-01T12:00:00.000Z'), { redelivered });
   const deliver = (index: number, recipient: string, userId?: string) =>
-    apply('pn_a', { statuses: [{ ...statusOf({ id: `wamid.out${index}`, status: 'delivered', timestamp: DELIVERED_AT, recipient }), ...(userId ? { recipient_user_id: userId } : {}) }] });
+    apply('pn_a', {
+      statuses: [
+        { ...statusOf({ id: `wamid.out${index}`, status: 'delivered', timestamp: DELIVERED_AT, recipient }), ...(userId ? { recipient_user_id: userId } : {}) },
+      ],
+    });
   const published = (type: string) => events.published.filter(({ event }) => event.type === type).map(({ event }) => event.data);
   return { ledger, outcomes, touches, events, apply, deliver, published };
 }
 
 let sequence = 0;
-const inbound = (spec: { from?: string; userId?: string; at: number; text?: string; context?: string; button?: { payload: string; text: string }; buttonReply?: { id: string; title: string } }) => ({
+const inbound = (spec: {
+  from?: string;
+  userId?: string;
+  at: number;
+  text?: string;
+  context?: string;
+  button?: { payload: string; text: string };
+  buttonReply?: { id: string; title: string };
+}) => ({
   ...(spec.from ? { from: spec.from } : {}),
   ...(spec.userId ? { from_user_id: spec.userId } : {}),
   id: `wamid.in${(sequence += 1)}`,
   timestamp: String(spec.at),
   ...(spec.context ? { context: { from: '15550000000', id: spec.context } } : {}),
-  ...(spec.button ? { type: 'button', button: spec.button } : spec.buttonReply ? { type: 'interactive', interactive: { type: 'button_reply', button_reply: spec.buttonReply } } : { type: 'text', text: { body: spec.text ?? 'hi' } }),
+  ...(spec.button
+    ? { type: 'button', button: spec.button }
+    : spec.buttonReply
+      ? { type: 'interactive', interactive: { type: 'button_reply', button_reply: spec.buttonReply } }
+      : { type: 'text', text: { body: spec.text ?? 'hi' } }),
 });
 
 describe('replies by context', () => {
@@ -61,7 +83,15 @@ describe('replies by context', () => {
     expect(kit.outcomes.outcomesOfJob('pub_1').get(2)).toEqual({ repliedAt: new Date((DELIVERED_AT + 90 * HOUR) * 1000).toISOString() });
     // A context reply has no window: 90 hours after the send still counts (the job's window is 24).
     expect(kit.published('message.replied')).toEqual([
-      expect.objectContaining({ jobId: 'pub_1', campaignId: 'cmp_1', recipientIndex: 2, recipient: PHONE, messageId: reply.id, repliedTo: 'wamid.out2', via: 'context' }),
+      expect.objectContaining({
+        jobId: 'pub_1',
+        campaignId: 'cmp_1',
+        recipientIndex: 2,
+        recipient: PHONE,
+        messageId: reply.id,
+        repliedTo: 'wamid.out2',
+        via: 'context',
+      }),
     ]);
   });
 
@@ -95,10 +125,20 @@ describe('replies by context', () => {
 
   it('records a template quick-reply tap with its button index (payload given at accept, else the label; -1 when none)', async () => {
     const kit = setUp();
-    await kit.apply('pn_a', { messages: [inbound({ from: PHONE, at: DELIVERED_AT + HOUR, context: 'wamid.out0', button: { payload: 'STOP-PROMO', text: 'Stop' } })] });
-    await kit.apply('pn_a', { messages: [inbound({ from: '447700900002', at: DELIVERED_AT + HOUR, context: 'wamid.out1', button: { payload: 'Yes please', text: 'Yes please' } })] });
-    await kit.apply('pn_a', { messages: [inbound({ from: '447700900003', at: DELIVERED_AT + HOUR, context: 'wamid.out2', buttonReply: { id: 'other', title: 'Other' } })] });
-    const taps = (index: number) => kit.outcomes.outcomesOfJob('pub_1').get(index)?.buttonTaps?.map(({ index: button, payload }) => ({ button, payload }));
+    await kit.apply('pn_a', {
+      messages: [inbound({ from: PHONE, at: DELIVERED_AT + HOUR, context: 'wamid.out0', button: { payload: 'STOP-PROMO', text: 'Stop' } })],
+    });
+    await kit.apply('pn_a', {
+      messages: [inbound({ from: '447700900002', at: DELIVERED_AT + HOUR, context: 'wamid.out1', button: { payload: 'Yes please', text: 'Yes please' } })],
+    });
+    await kit.apply('pn_a', {
+      messages: [inbound({ from: '447700900003', at: DELIVERED_AT + HOUR, context: 'wamid.out2', buttonReply: { id: 'other', title: 'Other' } })],
+    });
+    const taps = (index: number) =>
+      kit.outcomes
+        .outcomesOfJob('pub_1')
+        .get(index)
+        ?.buttonTaps?.map(({ index: button, payload }) => ({ button, payload }));
     expect(taps(0)).toEqual([{ button: 1, payload: 'STOP-PROMO' }]);
     expect(taps(1)).toEqual([{ button: 0, payload: 'Yes please' }]);
     expect(taps(2)).toEqual([{ button: -1, payload: 'other' }]);
@@ -123,7 +163,14 @@ describe('replies by last touch', () => {
     await kit.deliver(0, PHONE, BSUID);
     await kit.deliver(0, PHONE, BSUID);
     expect(kit.touches.writes).toBe(2);
-    await expect(kit.touches.latestTouch('org_a', [BSUID])).resolves.toEqual({ jobId: 'pub_1', campaignId: 'cmp_1', chunkIndex: 0, index: 0, at: '2026-12-01T10:00:00.000Z', windowHours: 24 });
+    await expect(kit.touches.latestTouch('org_a', [BSUID])).resolves.toEqual({
+      jobId: 'pub_1',
+      campaignId: 'cmp_1',
+      chunkIndex: 0,
+      index: 0,
+      at: '2026-12-01T10:00:00.000Z',
+      windowHours: 24,
+    });
   });
 
   it('writes the touch from a `read` when Meta skipped `delivered`; a read after the delivery keeps the delivery time', async () => {
@@ -175,7 +222,12 @@ describe('replies by last touch', () => {
 
   it('a held-out touch gets the reply fact (the holdout’s inbound) and no customer event', async () => {
     const kit = setUp();
-    await kit.touches.recordTouches('org_a', [{ personKeys: [PHONE], touch: { jobId: 'pub_1', campaignId: 'cmp_1', chunkIndex: 0, index: 5, at: '2026-12-01T10:00:00.000Z', windowHours: 72, heldOut: true } }]);
+    await kit.touches.recordTouches('org_a', [
+      {
+        personKeys: [PHONE],
+        touch: { jobId: 'pub_1', campaignId: 'cmp_1', chunkIndex: 0, index: 5, at: '2026-12-01T10:00:00.000Z', windowHours: 72, heldOut: true },
+      },
+    ]);
     await kit.apply('pn_a', { messages: [inbound({ from: PHONE, at: DELIVERED_AT + HOUR, text: 'STOP' })] });
     expect(kit.outcomes.outcomesOfJob('pub_1').get(5)).toEqual({ repliedAt: expect.any(String) });
     expect(kit.events.published.filter(({ event }) => event.type !== 'message.received')).toEqual([]);
@@ -184,9 +236,22 @@ describe('replies by last touch', () => {
 
 describe('quick-reply buttons', () => {
   it('reads a template’s quick replies with the payloads given at accept, and matches taps', () => {
-    const components = [{ type: 'BODY', text: 'Hi' }, { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Shop', url: 'https://x.example' }, { type: 'QUICK_REPLY', text: 'Yes' }, { type: 'QUICK_REPLY', text: 'No' }] }];
+    const components = [
+      { type: 'BODY', text: 'Hi' },
+      {
+        type: 'BUTTONS',
+        buttons: [
+          { type: 'URL', text: 'Shop', url: 'https://x.example' },
+          { type: 'QUICK_REPLY', text: 'Yes' },
+          { type: 'QUICK_REPLY', text: 'No' },
+        ],
+      },
+    ];
     const buttons = quickRepliesOf(components, [{ index: 2, type: 'quick_reply', payload: 'NO-1' }]);
-    expect(buttons).toEqual([{ index: 1, text: 'Yes' }, { index: 2, text: 'No', payload: 'NO-1' }]);
+    expect(buttons).toEqual([
+      { index: 1, text: 'Yes' },
+      { index: 2, text: 'No', payload: 'NO-1' },
+    ]);
     expect(tappedIndexOf(buttons, { payload: 'NO-1', text: 'No' })).toBe(2);
     expect(tappedIndexOf(buttons, { payload: 'Yes', text: 'Yes' })).toBe(1);
     // The label of a button whose payload was given is not what Meta sends back: no match.

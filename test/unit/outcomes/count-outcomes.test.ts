@@ -10,11 +10,31 @@ describe('countOutcomes', () => {
   it('counts people who replied, clicked and tapped (each once per button), clicks and attributed opt-outs', () => {
     const outcomes: Array<[number, OutcomeFacts]> = [
       [0, { repliedAt: t(1), buttonTaps: [{ index: 0, payload: 'YES', at: t(1) }] }],
-      [1, { repliedAt: t(2), buttonTaps: [{ index: 1, payload: 'NO', at: t(2) }, { index: 0, payload: 'YES', at: t(3) }], optedOutAt: t(3) }],
+      [
+        1,
+        {
+          repliedAt: t(2),
+          buttonTaps: [
+            { index: 1, payload: 'NO', at: t(2) },
+            { index: 0, payload: 'YES', at: t(3) },
+          ],
+          optedOutAt: t(3),
+        },
+      ],
       [2, { firstClickAt: t(4), clicks: 3 }],
       [3, { repliedAt: t(5), firstClickAt: t(6), clicks: 1, buttonTaps: [{ index: -1, payload: 'Other', at: t(5) }] }],
     ];
-    expect(countOutcomes([[0, '4R'], [1, '3D'], [2, '3D'], [3, '1S']], outcomes)).toEqual({
+    expect(
+      countOutcomes(
+        [
+          [0, '4R'],
+          [1, '3D'],
+          [2, '3D'],
+          [3, '1S'],
+        ],
+        outcomes,
+      ),
+    ).toEqual({
       replied: 3,
       clicked: 2,
       clicks: 4,
@@ -30,7 +50,12 @@ describe('countOutcomes', () => {
 
   it('counts a held-out recipient (9H) as held out, and their reply as the holdout inbound, never as replied', () => {
     const counts = countOutcomes(
-      [[0, tallyCodes.heldOut], [1, tallyCodes.heldOut], [2, '3D'], [3, tallyCodes.heldOut]],
+      [
+        [0, tallyCodes.heldOut],
+        [1, tallyCodes.heldOut],
+        [2, '3D'],
+        [3, tallyCodes.heldOut],
+      ],
       [
         [0, { repliedAt: t(1) }],
         [2, { repliedAt: t(2) }],

@@ -33,7 +33,16 @@ describe('liftOf', () => {
   });
 
   it('reads nothing from empty groups', () => {
-    expect(liftOf(counts(0, 0, 0), 0)).toEqual({ sentReplyRate: 0, holdoutInboundRate: 0, incrementalReplies: 0, heldOut: 0, holdoutInbound: 0, sent: 0, replied: 0, reliable: false });
+    expect(liftOf(counts(0, 0, 0), 0)).toEqual({
+      sentReplyRate: 0,
+      holdoutInboundRate: 0,
+      incrementalReplies: 0,
+      heldOut: 0,
+      holdoutInbound: 0,
+      sent: 0,
+      replied: 0,
+      reliable: false,
+    });
   });
 
   it('is reliable only with 100 in each group, 10 responses together and a difference at 95 % confidence', () => {
@@ -67,15 +76,39 @@ describe('the campaign view of a holdout', () => {
     createdAt: '2026-05-04T09:00:00.000Z',
     updatedAt: '2026-05-04T09:00:00.000Z',
   };
-  const summary = { sent: 900, failed: 0, unknown: 0, pending: 0, chunksDone: 1, chunksTotal: 1, failuresByReason: {}, delivered: 900, read: 0, unconfirmed: 0, heldOut: 100 } as JobSummary;
+  const summary = {
+    sent: 900,
+    failed: 0,
+    unknown: 0,
+    pending: 0,
+    chunksDone: 1,
+    chunksTotal: 1,
+    failuresByReason: {},
+    delivered: 900,
+    read: 0,
+    unconfirmed: 0,
+    heldOut: 100,
+  } as JobSummary;
   const reading = { job: { jobId: 'pub_1' } as BroadcastJob, status: 'PROCESSING' as const, summary, outcomes: counts(90, 100, 2) };
 
   it('shows the window (72 by default), the holdout and the lift with its cost', () => {
     expect(holdoutViewOf(campaign, undefined, null)).toEqual({ attributionWindowHours: 72 });
-    expect(holdoutViewOf({ ...campaign, holdout: { percent: 10 }, attributionWindowHours: 24 }, undefined, null)).toEqual({ attributionWindowHours: 24, holdout: { percent: 10 } });
+    expect(holdoutViewOf({ ...campaign, holdout: { percent: 10 }, attributionWindowHours: 24 }, undefined, null)).toEqual({
+      attributionWindowHours: 24,
+      holdout: { percent: 10 },
+    });
     const cost = { currency: 'USD', billed: 900, amount: '45.00', byCategory: {} };
-    const view = campaignViewOf({ ...campaign, holdout: { percent: 10 }, launchedAt: '2026-05-04T09:05:00.000Z', jobId: 'pub_1' }, reading, cost, new Date('2026-05-04T10:00:00.000Z'));
-    expect(view).toMatchObject({ holdout: { percent: 10 }, attributionWindowHours: 72, lift: { sent: 900, replied: 90, heldOut: 100, holdoutInbound: 2, incrementalReplies: 72, costPerIncrementalReply: '0.625', reliable: true } });
+    const view = campaignViewOf(
+      { ...campaign, holdout: { percent: 10 }, launchedAt: '2026-05-04T09:05:00.000Z', jobId: 'pub_1' },
+      reading,
+      cost,
+      new Date('2026-05-04T10:00:00.000Z'),
+    );
+    expect(view).toMatchObject({
+      holdout: { percent: 10 },
+      attributionWindowHours: 72,
+      lift: { sent: 900, replied: 90, heldOut: 100, holdoutInbound: 2, incrementalReplies: 72, costPerIncrementalReply: '0.625', reliable: true },
+    });
   });
 
   it('has no lift without a holdout', () => {

@@ -18,8 +18,18 @@ const HOUR_MS = 3_600_000;
 async function setUp(touch: { heldOut?: true } = {}) {
   const outcomes = new InMemoryOutcomeStore();
   const touches = new InMemoryTouchStore();
-  await touches.recordTouches('org_a', [{ personKeys: [PHONE, BSUID], touch: { jobId: 'pub_1', campaignId: 'cmp_1', chunkIndex: 0, index: 7, at: DELIVERED.toISOString(), windowHours: 24, ...touch } }]);
-  const attribution = new InboundAttribution({ ledger: new FakeLedgerDeliveryStore(), outcomes, touches, optOutKeywords: optOutKeywordsOf(defaultOptOutKeywords, defaultOptInKeywords) });
+  await touches.recordTouches('org_a', [
+    {
+      personKeys: [PHONE, BSUID],
+      touch: { jobId: 'pub_1', campaignId: 'cmp_1', chunkIndex: 0, index: 7, at: DELIVERED.toISOString(), windowHours: 24, ...touch },
+    },
+  ]);
+  const attribution = new InboundAttribution({
+    ledger: new FakeLedgerDeliveryStore(),
+    outcomes,
+    touches,
+    optOutKeywords: optOutKeywordsOf(defaultOptOutKeywords, defaultOptInKeywords),
+  });
   return { outcomes, attribution };
 }
 
@@ -47,8 +57,17 @@ describe('a user_preferences stop', () => {
     const { outcomes, attribution } = await setUp();
     const recorded: string[] = [];
     const preferences = { recordMarketingPreference: async (_organizationId: string, preference: { value: string }) => void recorded.push(preference.value) };
-    const change = (value: 'stop' | 'resume', at: Date) => ({ kind: 'user-preferences' as const, entryId: 'waba-a', phoneNumberId: 'pn_a', preferences: [{ phoneNumber: PHONE, value, timestamp: at }] });
-    await applyUserPreferences({ preferences, attribution, log: new RecordingLog() }, change('resume', new Date(DELIVERED.getTime() + HOUR_MS)), Promise.resolve({ organizationId: 'org_a' }));
+    const change = (value: 'stop' | 'resume', at: Date) => ({
+      kind: 'user-preferences' as const,
+      entryId: 'waba-a',
+      phoneNumberId: 'pn_a',
+      preferences: [{ phoneNumber: PHONE, value, timestamp: at }],
+    });
+    await applyUserPreferences(
+      { preferences, attribution, log: new RecordingLog() },
+      change('resume', new Date(DELIVERED.getTime() + HOUR_MS)),
+      Promise.resolve({ organizationId: 'org_a' }),
+    );
     expect(outcomes.writes).toEqual([]);
     const stop = new Date(DELIVERED.getTime() + 3 * HOUR_MS);
     await applyUserPreferences({ preferences, attribution, log: new RecordingLog() }, change('stop', stop), Promise.resolve({ organizationId: 'org_a' }));

@@ -1,23 +1,20 @@
 import { authenticatePerson } from '../../../shared/people/authenticate-person';
-import {
-  IdentityProviderUnavailableError,
-  InvalidPersonTokenError,
-  OrganizationChoiceRequiredError,
-} from '../../../shared/people/errors';
+import { IdentityProviderUnavailableError, InvalidPersonTokenError, OrganizationChoiceRequiredError } from '../../../shared/people/errors';
 import { personIdOf } from '../../../shared/people/person';
 import { OrganizationSuspendedError } from '../../../shared/tenancy/errors';
 import type { Organization } from '../../../shared/tenancy/tenancy-entities';
 import { InMemoryTenancyRepository } from '../../support/in-memory-tenancy-repository';
 import { FakePersonTokenVerifier } from '../../support/people/fake-person-token-verifier';
 
-const organization = (organizationId: string, status: Organization['status'] = 'active'): Organization => ({
-  organizationId,
-  name: organizationId,
-  plan: 'starter',
-  apiAddOn: false,
-  status,
-  createdAt: '2026-01-01T00:00:00.000Z',
-} as Organization);
+const organization = (organizationId: string, status: Organization['status'] = 'active'): Organization =>
+  ({
+    organizationId,
+    name: organizationId,
+    plan: 'starter',
+    apiAddOn: false,
+    status,
+    createdAt: '2026-01-01T00:00:00.000Z',
+  }) as Organization;
 
 describe('authenticatePerson', () => {
   let tenancy: InMemoryTenancyRepository;
@@ -66,7 +63,7 @@ describe('authenticatePerson', () => {
     await expect(authenticatePerson({ verifier, tenancy }, { token, organizationId: 'org_b' })).rejects.toBeInstanceOf(InvalidPersonTokenError);
   });
 
-  test('a valid token of nobody\'s member (or a removed one) is refused', async () => {
+  test("a valid token of nobody's member (or a removed one) is refused", async () => {
     await tenancy.putMembership({ organizationId: 'org_a', email: 'ana@example.com', role: 'member', joinedAt });
     const token = verifier.issue('ana@example.com');
     await authenticatePerson({ verifier, tenancy }, { token });

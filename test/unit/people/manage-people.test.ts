@@ -31,7 +31,14 @@ class RecordingKeys implements ApiKeyRegistry {
   }
 }
 
-const organization = { organizationId: 'org_1', name: 'One', plan: 'starter', apiAddOn: false, status: 'active', createdAt: '2026-01-01T00:00:00.000Z' } as Organization;
+const organization = {
+  organizationId: 'org_1',
+  name: 'One',
+  plan: 'starter',
+  apiAddOn: false,
+  status: 'active',
+  createdAt: '2026-01-01T00:00:00.000Z',
+} as Organization;
 const orgKey = { organizationId: 'org_1', credentialId: 'cred_org', scope: { kind: 'organization' as const } };
 
 async function setup() {
@@ -119,12 +126,14 @@ describe('people use cases', () => {
     expect(accounts.ended).toEqual(['ana@example.com']);
     expect(apiKeys.removed).toEqual(['gw_2']);
     expect(await tenancy.getMembership('org_1', 'ana@example.com')).toBeUndefined();
-    expect((await tenancy.listMembershipRemovals('org_1')).map((removal) => [removal.email, removal.removedBy])).toEqual([['ana@example.com', `person:${boss.personId}`]]);
+    expect((await tenancy.listMembershipRemovals('org_1')).map((removal) => [removal.email, removal.removedBy])).toEqual([
+      ['ana@example.com', `person:${boss.personId}`],
+    ]);
     await expect(removePerson(ports, admin, { personId: ana.personId })).rejects.toBeInstanceOf(PersonNotFoundError);
     await expect(removePerson(ports, admin, { personId: boss.personId })).rejects.toBeInstanceOf(LastAdminError);
   });
 
-  test('an id of another organization\'s person, or no id shape at all, is not found', async () => {
+  test("an id of another organization's person, or no id shape at all, is not found", async () => {
     const { ports, tenancy } = await setup();
     await tenancy.createOrganization({ ...organization, organizationId: 'org_2' });
     const { person } = await invitePerson(ports, { ...orgKey, organizationId: 'org_2' }, { email: 'zoe@example.com', role: 'viewer' });

@@ -52,7 +52,10 @@ describe('request authorizer', () => {
       principalId: 'api-key',
       context: {},
       usageIdentifierKey: 'bk_live_abc',
-      policyDocument: { Version: '2012-10-17', Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*' }] },
+      policyDocument: {
+        Version: '2012-10-17',
+        Statement: [{ Action: 'execute-api:Invoke', Effect: 'Allow', Resource: 'arn:aws:execute-api:eu-west-1:123456789012:abc123/prod/*' }],
+      },
     });
     expect(tokens.calls).toBe(0);
     expect(state.callCount('listMembershipsOfUser')).toBe(0);
@@ -100,6 +103,8 @@ describe('request authorizer', () => {
   });
 
   it('allows every method of the stage (the policy is never cached, so it is never reused)', () => {
-    expect(stageWildcardOf('arn:aws:execute-api:us-east-1:1:api9/prod/POST/api/v2/broadcast/public/campaigns/c1/launch')).toBe('arn:aws:execute-api:us-east-1:1:api9/prod/*');
+    expect(stageWildcardOf('arn:aws:execute-api:us-east-1:1:api9/prod/POST/api/v2/broadcast/public/campaigns/c1/launch')).toBe(
+      'arn:aws:execute-api:us-east-1:1:api9/prod/*',
+    );
   });
 });

@@ -1,5 +1,13 @@
 import { StoreUnavailableError } from '../../../shared/ports/errors';
-import { callWithRetries, defaultStoreRetryPolicy, retryDelayMs, retryingPort, RetryBudget, type StoreRetryNote, type StoreRetryScope } from '../../../shared/ports/store-retry';
+import {
+  callWithRetries,
+  defaultStoreRetryPolicy,
+  retryDelayMs,
+  retryingPort,
+  RetryBudget,
+  type StoreRetryNote,
+  type StoreRetryScope,
+} from '../../../shared/ports/store-retry';
 
 /** A scope whose pauses are only recorded (no waiting) and whose time left shrinks by each pause. */
 function scopeOf(options: { timeLeftMs?: number; random?: () => number; isRetryable?: (error: unknown) => boolean } = {}) {
@@ -78,7 +86,10 @@ describe('callWithRetries', () => {
 
   it('never retries a condition failure as a fault (another writer holds the item: retrying cannot change that)', async () => {
     const { scope } = scopeOf();
-    const conditionFailure = Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException', $metadata: { httpStatusCode: 400 } });
+    const conditionFailure = Object.assign(new Error('The conditional request failed'), {
+      name: 'ConditionalCheckFailedException',
+      $metadata: { httpStatusCode: 400 },
+    });
     const { calls, call } = flaky(1, () => conditionFailure, 'never');
     await expect(callWithRetries(scope, 'pacer.reserve', call)).rejects.toBe(conditionFailure);
     expect(calls.count).toBe(1);

@@ -37,7 +37,12 @@ describe('campaignCostOf', () => {
 
   it('counts billable recipients no row prices apart, and is absent while none is billable', () => {
     expect(campaignCostOf(card, [[0, '3D~3utility~1~44']])).toEqual({ currency: 'USD', billed: 0, amount: '0.00', byCategory: {}, unpriced: 1 });
-    expect(campaignCostOf(card, [[0, '1S'], [1, '3D~3marketing~0']])).toBeUndefined();
+    expect(
+      campaignCostOf(card, [
+        [0, '1S'],
+        [1, '3D~3marketing~0'],
+      ]),
+    ).toBeUndefined();
   });
 });
 

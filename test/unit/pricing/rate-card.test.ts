@@ -26,7 +26,10 @@ describe('rate card', () => {
   });
 
   it('prices service messages at the card’s service price, else its utility price (Meta: the market’s utility rate)', () => {
-    const withService = parseRateCard({ currency: 'USD', rates: { '44': { utility: '0.022', service: '0.02' }, '91': { utility: '0.0014' }, '*': { utility: '0.008' } } });
+    const withService = parseRateCard({
+      currency: 'USD',
+      rates: { '44': { utility: '0.022', service: '0.02' }, '91': { utility: '0.0014' }, '*': { utility: '0.008' } },
+    });
     expect(rateOf(withService, '44', 'service')).toBe(20_000);
     expect(rateOf(withService, '91', 'service')).toBe(1_400);
     expect(rateOf(withService, '49', 'service')).toBe(8_000);

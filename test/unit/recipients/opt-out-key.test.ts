@@ -47,7 +47,11 @@ describe('the opt-out key', () => {
   });
 
   it('any number: the key is idempotent, and every form of a key has that key', () => {
-    const anyNumber = fc.oneof(digitsOf(12, fc.constant('5')), digitsOf(13, fc.constant('5')), fc.integer({ min: 8, max: 15 }).chain((length) => digitsOf(length)));
+    const anyNumber = fc.oneof(
+      digitsOf(12, fc.constant('5')),
+      digitsOf(13, fc.constant('5')),
+      fc.integer({ min: 8, max: 15 }).chain((length) => digitsOf(length)),
+    );
     fc.assert(
       fc.property(anyNumber, (number) => {
         const key = optOutKeyOf(number);

@@ -24,10 +24,15 @@ describe('the phone rule', () => {
 
   it('agrees with the regular expression it replaces, for any string and bounds', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom('0', '5', '9', '+', ' ', '٣', 'a'), maxLength: 18 }), fc.integer({ min: 0, max: 8 }), fc.integer({ min: 0, max: 16 }), (value, min, extra) => {
-        const bounds = { min, max: min + extra };
-        expect(hasDigitsWithin(value, bounds)).toBe(new RegExp(`^\\d{${bounds.min},${bounds.max}}$`).test(value));
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom('0', '5', '9', '+', ' ', '٣', 'a'), maxLength: 18 }),
+        fc.integer({ min: 0, max: 8 }),
+        fc.integer({ min: 0, max: 16 }),
+        (value, min, extra) => {
+          const bounds = { min, max: min + extra };
+          expect(hasDigitsWithin(value, bounds)).toBe(new RegExp(`^\\d{${bounds.min},${bounds.max}}$`).test(value));
+        },
+      ),
     );
   });
 
@@ -40,7 +45,7 @@ describe('the phone rule', () => {
     expect(phoneNumberOfParts('971', '0005012345678')).toBe('9715012345678');
   });
 
-  it('judges an earlier send\'s split number by its parts and its whole', () => {
+  it("judges an earlier send's split number by its parts and its whole", () => {
     expect(isSplitNumber('91', '9876543210')).toBe(true);
     expect(isSplitNumber('+91', '9876543210')).toBe(false);
     expect(isSplitNumber('91', '98abc43210')).toBe(false);
@@ -65,7 +70,9 @@ describe('the phone rule', () => {
       'must have at most 14 digits',
       undefined,
     ]);
-    expect(message(phoneDigitsSentence(phoneDigitBounds.international, ', country code included'), '+4477009001')).toBe('must be 8 to 15 digits, country code included');
+    expect(message(phoneDigitsSentence(phoneDigitBounds.international, ', country code included'), '+4477009001')).toBe(
+      'must be 8 to 15 digits, country code included',
+    );
     expect(message(writtenPhoneNumber, ' 07700 900123 ')).toBeUndefined();
     expect(message(writtenPhoneNumber, '9'.repeat(500_000))).toBe('must be at most 32 characters');
   });
@@ -103,7 +110,7 @@ describe('Recipient', () => {
   });
 });
 
-describe('the earlier operations\' written split number (issue 35)', () => {
+describe("the earlier operations' written split number (issue 35)", () => {
   it('drops the usual separators and the trunk zeros, then applies the split rule', () => {
     expect(writtenSplitNumber('+44', '(0)7700 900-123')).toEqual({ valid: true, countryCode: '44', number: '447700900123', nationalNumber: '07700900123' });
     expect(writtenSplitNumber(' 91 ', '98.765.43210')).toEqual({ valid: true, countryCode: '91', number: '919876543210', nationalNumber: '9876543210' });

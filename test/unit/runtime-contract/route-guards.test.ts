@@ -32,7 +32,7 @@ describe('route guards', () => {
     }
   });
 
-  it('sizes the tracked links\' redirect for a campaign\'s burst of taps, and holds one address to a person\'s pace', () => {
+  it("sizes the tracked links' redirect for a campaign's burst of taps, and holds one address to a person's pace", () => {
     const redirect = routes.filter((route) => route.guard === 'click-redirect');
     expect(redirect.map((route) => route.method).sort()).toEqual(['GET', 'HEAD']);
     for (const route of redirect) expect(methodThrottleOf(route)!.rateLimit).toBeGreaterThanOrEqual(200);

@@ -76,7 +76,8 @@ describe('analytics (messaging)', () => {
   });
 
   it('filters by phone number, country and product type', async () => {
-    const sent = async (filters: string) => (await waba(`analytics.${window}.granularity(DAY).${filters}`)).body.analytics.data_points.map((point: { sent: number }) => point.sent);
+    const sent = async (filters: string) =>
+      (await waba(`analytics.${window}.granularity(DAY).${filters}`)).body.analytics.data_points.map((point: { sent: number }) => point.sent);
     expect(await sent('phone_numbers(["15550001001"])')).toEqual([3, 2]);
     expect(await sent('country_codes(["GB"])')).toEqual([1]);
     expect(await sent('product_types([0])')).toEqual([1, 2]);
@@ -117,10 +118,14 @@ describe('conversation_analytics', () => {
 
   it('filters by category and metric', async () => {
     const result = await waba(`conversation_analytics.${window}.granularity(MONTHLY).conversation_categories(["UTILITY"]).metric_types(["CONVERSATION"])`);
-    expect(result.body.conversation_analytics.data[0].data_points).toEqual([{ start: Date.UTC(2026, 0, 1) / 1000, end: Date.UTC(2026, 1, 1) / 1000, conversation: 2 }]);
+    expect(result.body.conversation_analytics.data[0].data_points).toEqual([
+      { start: Date.UTC(2026, 0, 1) / 1000, end: Date.UTC(2026, 1, 1) / 1000, conversation: 2 },
+    ]);
     expect((await waba(`conversation_analytics.${window}.granularity(DAY)`)).body.error.message).toContain('{HALF_HOUR, DAILY, MONTHLY}');
     const uk = await waba(`conversation_analytics.${window}.granularity(MONTHLY).country_codes(["GB"])`);
-    expect(uk.body.conversation_analytics.data[0].data_points).toEqual([{ start: Date.UTC(2026, 0, 1) / 1000, end: Date.UTC(2026, 1, 1) / 1000, conversation: 1, cost: 0 }]);
+    expect(uk.body.conversation_analytics.data[0].data_points).toEqual([
+      { start: Date.UTC(2026, 0, 1) / 1000, end: Date.UTC(2026, 1, 1) / 1000, conversation: 1, cost: 0 },
+    ]);
   });
 });
 
@@ -137,11 +142,18 @@ describe('pricing_analytics', () => {
   });
 
   it('filters by category, type, country and metric', async () => {
-    const points = async (filters: string) => (await waba(`pricing_analytics.${window}.granularity(MONTHLY).${filters}`)).body.pricing_analytics.data[0].data_points;
-    expect(await points('pricing_categories(["MARKETING_LITE"])')).toEqual([{ start: Date.UTC(2026, 0, 1) / 1000, end: Date.UTC(2026, 1, 1) / 1000, volume: 1, cost: 0.025 }]);
-    expect(await points('pricing_types(["REGULAR"]).metric_types(["VOLUME"])')).toEqual([{ start: Date.UTC(2026, 0, 1) / 1000, end: Date.UTC(2026, 1, 1) / 1000, volume: 3 }]);
+    const points = async (filters: string) =>
+      (await waba(`pricing_analytics.${window}.granularity(MONTHLY).${filters}`)).body.pricing_analytics.data[0].data_points;
+    expect(await points('pricing_categories(["MARKETING_LITE"])')).toEqual([
+      { start: Date.UTC(2026, 0, 1) / 1000, end: Date.UTC(2026, 1, 1) / 1000, volume: 1, cost: 0.025 },
+    ]);
+    expect(await points('pricing_types(["REGULAR"]).metric_types(["VOLUME"])')).toEqual([
+      { start: Date.UTC(2026, 0, 1) / 1000, end: Date.UTC(2026, 1, 1) / 1000, volume: 3 },
+    ]);
     expect(await points('country_codes(["GB"])')).toEqual([{ start: Date.UTC(2026, 0, 1) / 1000, end: Date.UTC(2026, 1, 1) / 1000, volume: 1, cost: 0 }]);
-    expect((await waba(`pricing_analytics.${window}.granularity(DAILY).pricing_categories(["LUXURY"])`)).body.error.message).toContain('pricing_analytics.pricing_categories must be a list of');
+    expect((await waba(`pricing_analytics.${window}.granularity(DAILY).pricing_categories(["LUXURY"])`)).body.error.message).toContain(
+      'pricing_analytics.pricing_categories must be a list of',
+    );
     // Volume tiers are not modelled: TIER and tiers are accepted and change nothing.
     expect(await points('dimensions(["TIER"]).tiers(["0:250000"])')).toEqual(await points('metric_types(["VOLUME","COST"])'));
   });
@@ -167,7 +179,16 @@ describe('template_analytics', () => {
     expect(entry.data_points[1]).toEqual({ template_id: '3000001', start: DAY0, end: DAY1, sent: 1, delivered: 1, read: 0, clicked: [] });
     const cost = await analytics(`start=${DAY1}&end=${DAY1 + 60}&granularity=DAILY&template_ids=3000003&metric_types=SENT,COST`);
     expect(cost.body.data[0].data_points).toEqual([
-      { template_id: '3000003', start: DAY1, end: DAY2, sent: 1, cost: [{ type: 'amount_spent', value: 0.025 }, { type: 'cost_per_delivered', value: 0.025 }] },
+      {
+        template_id: '3000003',
+        start: DAY1,
+        end: DAY2,
+        sent: 1,
+        cost: [
+          { type: 'amount_spent', value: 0.025 },
+          { type: 'cost_per_delivered', value: 0.025 },
+        ],
+      },
     ]);
   });
 
@@ -178,7 +199,10 @@ describe('template_analytics', () => {
     [`start=${DAY0}&end=${DAY1}&granularity=DAILY&template_ids=[${Array.from({ length: 11 }, () => '3000001').join(',')}]`, 'at most 10 elements'],
     [`start=${DAY0}&end=${DAY1}&granularity=DAILY&template_ids=[424242]`, '424242 is not a template of this WhatsApp Business Account'],
     [`start=${DAY0 - 100 * 86_400}&end=${DAY1}&granularity=DAILY&template_ids=[3000001]`, 'within the last 90 days'],
-    [`start=${DAY0}&end=${DAY1}&granularity=DAILY&template_ids=[3000001]&metric_types=OPENED`, 'Param metric_types must be a list of {SENT, DELIVERED, READ, CLICKED, COST}'],
+    [
+      `start=${DAY0}&end=${DAY1}&granularity=DAILY&template_ids=[3000001]&metric_types=OPENED`,
+      'Param metric_types must be a list of {SENT, DELIVERED, READ, CLICKED, COST}',
+    ],
   ])('rejects %s', async (query, message) => {
     const result = await analytics(query);
     expectGraphError(result, 400, 100);
@@ -192,7 +216,14 @@ describe('GET /{template-id}/compare', () => {
     expect(result.body).toEqual({
       data: [
         { metric: 'BLOCK_RATE', type: 'RELATIVE', order_by_relative_metric: ['3000001', '3000003'] },
-        { metric: 'MESSAGE_SENDS', type: 'NUMBER_VALUES', number_values: [{ key: '3000001', value: 2 }, { key: '3000003', value: 1 }] },
+        {
+          metric: 'MESSAGE_SENDS',
+          type: 'NUMBER_VALUES',
+          number_values: [
+            { key: '3000001', value: 2 },
+            { key: '3000003', value: 1 },
+          ],
+        },
         {
           metric: 'TOP_BLOCK_REASON',
           type: 'STRING_VALUES',
@@ -210,7 +241,9 @@ describe('GET /{template-id}/compare', () => {
   it('needs exactly one other template of the same WABA and a window of at most 90 days', async () => {
     const compare = (query: string, token?: string) => client.graph('GET', `/3000001/compare?${query}`, token === undefined ? {} : { token });
     expect((await compare(`template_ids=[3000002,3000003]&start=${DAY0}&end=${DAY1}`)).body.error.message).toContain('exactly one template');
-    expect((await compare(`template_ids=[3000001]&start=${DAY0}&end=${DAY1}`)).body.error.message).toContain('is not another template of the same WhatsApp Business Account');
+    expect((await compare(`template_ids=[3000001]&start=${DAY0}&end=${DAY1}`)).body.error.message).toContain(
+      'is not another template of the same WhatsApp Business Account',
+    );
     expect((await compare(`template_ids=[3000003]&start=${DAY0}&end=${DAY0 + 91 * 86_400}`)).body.error.message).toContain('at most 90 days');
     expectGraphError(await compare(`template_ids=[3000003]&start=${DAY0}&end=${DAY1}`, OTHER_TOKEN), 401, 190);
   });
@@ -221,7 +254,8 @@ describe('analytics and the message log', () => {
     const other = await startSandboxClient({ accounts: fixtureAccounts(), now: () => T0 });
     try {
       await other.send(textMessage());
-      const count = async () => (await other.graph('GET', `/${WABA_ID}?fields=analytics.${encodeURIComponent(window)}.granularity(DAY)`)).body.analytics.data_points.length;
+      const count = async () =>
+        (await other.graph('GET', `/${WABA_ID}?fields=analytics.${encodeURIComponent(window)}.granularity(DAY)`)).body.analytics.data_points.length;
       expect(await count()).toBe(1);
       await other.sandboxApi('DELETE', '/messages');
       expect(await count()).toBe(0);

@@ -35,7 +35,14 @@ describe('BSUID format', () => {
 
 const APP_SECRET = 'bsuid-secret';
 const receiver = new Receiver();
-const authTemplate = { id: '3000099', name: 'login_code', language: 'en_US', category: 'AUTHENTICATION' as const, status: 'APPROVED' as const, components: [{ type: 'BODY', text: '{{1}} is your code.' }] };
+const authTemplate = {
+  id: '3000099',
+  name: 'login_code',
+  language: 'en_US',
+  category: 'AUTHENTICATION' as const,
+  status: 'APPROVED' as const,
+  components: [{ type: 'BODY', text: '{{1}} is your code.' }],
+};
 const client = useSandbox({ accounts: [{ ...accountA(), templates: [...accountA().templates, authTemplate] }, accountB()] });
 
 beforeAll(() => receiver.start());
@@ -178,7 +185,12 @@ describe('user fields of webhooks', () => {
     await client.sandboxApi('POST', '/users', { phone: `+${BRAZIL}`, username: 'ana.r' });
     const listed = await client.sandboxApi('GET', '/users');
     expect(listed.body.data).toEqual([
-      { phone: BRAZIL, username: 'ana.r', phoneWithheld: true, userIds: { [BUSINESS_A]: bsuidOf(BUSINESS_A, BRAZIL), [BUSINESS_B]: bsuidOf(BUSINESS_B, BRAZIL) } },
+      {
+        phone: BRAZIL,
+        username: 'ana.r',
+        phoneWithheld: true,
+        userIds: { [BUSINESS_A]: bsuidOf(BUSINESS_A, BRAZIL), [BUSINESS_B]: bsuidOf(BUSINESS_B, BRAZIL) },
+      },
     ]);
   });
 });

@@ -66,7 +66,9 @@ describe('expired tokens (needs authorization)', () => {
   });
 
   it('refuses media downloads with an expired token', async () => {
-    const uploaded = await client.graph('POST', `/${PHONE_ID}/media`, { form: uploadForm({ messaging_product: 'whatsapp' }, { name: 'a.txt', type: 'text/plain', data: 'x' }) });
+    const uploaded = await client.graph('POST', `/${PHONE_ID}/media`, {
+      form: uploadForm({ messaging_product: 'whatsapp' }, { name: 'a.txt', type: 'text/plain', data: 'x' }),
+    });
     const { url } = (await client.graph('GET', `/${uploaded.body.id}`)).body;
     client.sandbox.setTokenExpired(WABA_ID, true);
     expectSessionExpired(await client.request('GET', url, { token: TOKEN }));
@@ -85,7 +87,9 @@ describe('re-registering an account', () => {
     const created = await client.graph('POST', `/${WABA_ID}/message_templates`, {
       body: { name: 'temporary', language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Hi' }] },
     });
-    const media = await client.graph('POST', `/${PHONE_ID}/media`, { form: uploadForm({ messaging_product: 'whatsapp' }, { name: 'a.txt', type: 'text/plain', data: 'x' }) });
+    const media = await client.graph('POST', `/${PHONE_ID}/media`, {
+      form: uploadForm({ messaging_product: 'whatsapp' }, { name: 'a.txt', type: 'text/plain', data: 'x' }),
+    });
     await client.graph('POST', `/${PHONE_ID}/conversational_automation`, { body: { enable_welcome_message: true } });
 
     client.sandbox.registerBusinessAccount(accountA());
@@ -94,14 +98,26 @@ describe('re-registering an account', () => {
     expect((await client.graph('GET', `/${PHONE_ID}?fields=conversational_automation`)).body.conversational_automation.enable_welcome_message).toBe(false);
     expect((await client.graph('GET', `/${WABA_ID}/message_templates`)).body.data).toHaveLength(4);
     // The name is free again: the deletion reservation belonged to the replaced account.
-    expect((await client.graph('POST', `/${WABA_ID}/message_templates`, { body: { name: 'temporary', language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Hi' }] } })).status).toBe(200);
+    expect(
+      (
+        await client.graph('POST', `/${WABA_ID}/message_templates`, {
+          body: { name: 'temporary', language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Hi' }] },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses a fixture whose ids clash with ones the sandbox generated', async () => {
     const created = await client.graph('POST', `/${WABA_ID}/message_templates`, {
       body: { name: 'generated_id', language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Hi' }] },
     });
-    const clash = await client.sandboxApi('POST', '/accounts', { ...accountA(), wabaId: '8000001', accessToken: 'x', phoneNumbers: [{ id: created.body.id, displayPhoneNumber: '15550000000', verifiedName: 'x' }], templates: [] });
+    const clash = await client.sandboxApi('POST', '/accounts', {
+      ...accountA(),
+      wabaId: '8000001',
+      accessToken: 'x',
+      phoneNumbers: [{ id: created.body.id, displayPhoneNumber: '15550000000', verifiedName: 'x' }],
+      templates: [],
+    });
     expect(clash.status).toBe(409);
   });
 });
@@ -109,7 +125,9 @@ describe('re-registering an account', () => {
 describe('routing of the new objects', () => {
   it('answers Meta errors for unknown edges, wrong methods and extra segments', async () => {
     const flow = await client.graph('POST', `/${WABA_ID}/flows`, { body: { name: 'routing', categories: ['OTHER'] } });
-    expect((await client.graph('GET', `/${flow.body.id}/metrics`)).body.error.message).toBe('(#100) Tried accessing nonexisting field (metrics) on node type (WhatsAppFlow)');
+    expect((await client.graph('GET', `/${flow.body.id}/metrics`)).body.error.message).toBe(
+      '(#100) Tried accessing nonexisting field (metrics) on node type (WhatsAppFlow)',
+    );
     expect((await client.graph('GET', `/${flow.body.id}/publish`)).body.error).toMatchObject({ code: 100, error_subcode: 33 });
     expectGraphError(await client.graph('POST', `/${flow.body.id}/publish/now`), 400, 2500);
     expect((await client.graph('PUT', `/${WABA_ID}/message_templates`)).body.error).toMatchObject({ code: 100, error_subcode: 33 });

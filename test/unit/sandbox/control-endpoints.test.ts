@@ -1,16 +1,6 @@
 /** `/_sandbox/*`: fault injection, inspection, accounts, template review and reset. */
 import { startSandboxClient, useSandbox } from '../../support/use-sandbox';
-import {
-  PHONE_ID,
-  RECIPIENT,
-  SECOND_PHONE_ID,
-  TOKEN,
-  WABA_ID,
-  accountA,
-  templateMessage,
-  textMessage,
-  fixtureAccounts,
-} from './sandbox-test-helpers';
+import { PHONE_ID, RECIPIENT, SECOND_PHONE_ID, TOKEN, WABA_ID, accountA, templateMessage, textMessage, fixtureAccounts } from './sandbox-test-helpers';
 
 const client = useSandbox({ accounts: fixtureAccounts(), beforeEachTest: (sandbox) => sandbox.reset() });
 
@@ -64,7 +54,10 @@ describe('/_sandbox/control settings', () => {
     [{ throughputPerSecond: 1.5 }, 'throughputPerSecond must be an integer >= 0'],
     [{ recipientErrors: { '1555': { code: 'x' } } }, 'recipientErrors.1555.code must be an integer >= 0'],
     [{ recipientErrors: { '1555': { code: 131026, httpStatus: 200 } } }, 'httpStatus must be between 400 and 599'],
-    [{ messagingLimitByPhoneNumberId: { '1': 'TIER_3' } }, 'messagingLimitByPhoneNumberId.1 must be one of TIER_50, TIER_250, TIER_1K, TIER_2K, TIER_10K, TIER_100K, TIER_UNLIMITED'],
+    [
+      { messagingLimitByPhoneNumberId: { '1': 'TIER_3' } },
+      'messagingLimitByPhoneNumberId.1 must be one of TIER_50, TIER_250, TIER_1K, TIER_2K, TIER_10K, TIER_100K, TIER_UNLIMITED',
+    ],
     [{ colour: 'red' }, 'unknown control settings: colour'],
   ])('rejects %j without applying any of it', async (patch, message) => {
     const result = await client.sandboxApi('POST', '/control', { latencyMs: 7, ...patch });
@@ -128,7 +121,11 @@ describe('fault injection', () => {
     for (const to of [RECIPIENT, '15550009999']) {
       const refused = await client.send(textMessage(to));
       expect(refused.status).toBe(400);
-      expect(refused.body.error).toMatchObject({ code: 131064, message: '(#131064) Messaging limit reached', error_data: { details: expect.stringContaining('enforcement period') } });
+      expect(refused.body.error).toMatchObject({
+        code: 131064,
+        message: '(#131064) Messaging limit reached',
+        error_data: { details: expect.stringContaining('enforcement period') },
+      });
     }
     await client.sandboxApi('POST', '/control', { senderErrors: { [PHONE_ID]: null, [WABA_ID]: { code: 131042, times: 1 } } });
     expect((await client.send(textMessage())).body.error).toMatchObject({ code: 131042, message: '(#131042) Business eligibility payment issue' });
@@ -233,8 +230,7 @@ describe('/_sandbox/messages', () => {
       receivedAt: expect.any(String),
     });
 
-    const texts = (result: { body: { data: Array<{ body: { text: { body: string } } }> } }) =>
-      result.body.data.map((message) => message.body.text.body);
+    const texts = (result: { body: { data: Array<{ body: { text: { body: string } } }> } }) => result.body.data.map((message) => message.body.text.body);
     expect(texts(await client.sandboxApi('GET', `/messages?phone_number_id=${PHONE_ID}`))).toEqual(['one', 'two']);
     expect(texts(await client.sandboxApi('GET', `/messages?recipient=%2B${RECIPIENT}`))).toEqual(['one', 'three']);
     expect(texts(await client.sandboxApi('GET', `/messages?recipient=${RECIPIENT}&phone_number_id=${SECOND_PHONE_ID}`))).toEqual(['three']);
@@ -243,7 +239,11 @@ describe('/_sandbox/messages', () => {
     // Pages: `limit`, then the cursor each answer gives, until the last page (no cursor).
     const first = await client.sandboxApi('GET', '/messages?limit=2');
     expect(texts(first)).toEqual(['one', 'two']);
-    expect(first.body.paging).toEqual({ total: 3, cursors: { after: expect.any(String) }, next: expect.stringMatching(/^\/_sandbox\/messages\?limit=2&cursor=/) });
+    expect(first.body.paging).toEqual({
+      total: 3,
+      cursors: { after: expect.any(String) },
+      next: expect.stringMatching(/^\/_sandbox\/messages\?limit=2&cursor=/),
+    });
     const second = await client.sandboxApi('GET', `/messages?limit=2&cursor=${first.body.paging.cursors.after}`);
     expect(texts(second)).toEqual(['three']);
     expect(second.body.paging).toEqual({ total: 3 });
@@ -263,7 +263,9 @@ describe('/_sandbox/accounts and templates', () => {
     name: 'Late Joiner',
     accessToken: 'late-token',
     phoneNumbers: [{ id: '5000002', displayPhoneNumber: '15550005005', verifiedName: 'Late' }],
-    templates: [{ id: '5000003', name: 'welcome', language: 'en', category: 'MARKETING', status: 'PENDING', components: [{ type: 'BODY', text: 'Welcome {{1}}' }] }],
+    templates: [
+      { id: '5000003', name: 'welcome', language: 'en', category: 'MARKETING', status: 'PENDING', components: [{ type: 'BODY', text: 'Welcome {{1}}' }] },
+    ],
   };
 
   afterEach(async () => {
@@ -306,7 +308,10 @@ describe('/_sandbox/accounts and templates', () => {
     const invalid = await client.sandboxApi('POST', '/accounts', { ...newAccount, phoneNumbers: [{ id: 'abc' }] });
     expect(invalid.status).toBe(400);
     expect(invalid.body.error.message).toContain('phoneNumbers[0]');
-    const clash = await client.sandboxApi('POST', '/accounts', { ...newAccount, phoneNumbers: [{ id: PHONE_ID, displayPhoneNumber: '1555', verifiedName: 'x' }] });
+    const clash = await client.sandboxApi('POST', '/accounts', {
+      ...newAccount,
+      phoneNumbers: [{ id: PHONE_ID, displayPhoneNumber: '1555', verifiedName: 'x' }],
+    });
     expect(clash.status).toBe(409);
     expect((await client.sandboxApi('POST', '/templates/9999/status', { status: 'APPROVED' })).status).toBe(404);
     expect((await client.sandboxApi('POST', '/templates/3000001/status', { status: 'MAYBE' })).status).toBe(400);

@@ -7,9 +7,7 @@ let sequence = 0;
 
 const VALID_FLOW = JSON.stringify({
   version: '7.0',
-  screens: [
-    { id: 'WELCOME', title: 'Welcome', terminal: true, layout: { type: 'SingleColumnLayout', children: [{ type: 'TextHeading', text: 'Hello' }] } },
-  ],
+  screens: [{ id: 'WELCOME', title: 'Welcome', terminal: true, layout: { type: 'SingleColumnLayout', children: [{ type: 'TextHeading', text: 'Hello' }] } }],
 });
 
 const client = useSandbox({ accounts: fixtureAccounts() });
@@ -47,11 +45,17 @@ describe('creating and reading flows', () => {
       form: uploadForm({ name: flowName(), categories: '["LEAD_GENERATION"]', flow_json: VALID_FLOW }),
     });
     expect(created.body).toEqual({ id: expect.any(String), success: true, validation_errors: [] });
-    const read = await client.graph('GET', `/${created.body.id}?fields=name,categories,json_version,preview,health_status,whatsapp_business_account,application`);
+    const read = await client.graph(
+      'GET',
+      `/${created.body.id}?fields=name,categories,json_version,preview,health_status,whatsapp_business_account,application`,
+    );
     expect(read.body).toMatchObject({
       categories: ['LEAD_GENERATION'],
       json_version: '7.0',
-      preview: { preview_url: expect.stringContaining(`/wa/manage/flows/${created.body.id}/preview/`), expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000$/) },
+      preview: {
+        preview_url: expect.stringContaining(`/wa/manage/flows/${created.body.id}/preview/`),
+        expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0000$/),
+      },
       health_status: { can_send_message: 'AVAILABLE' },
       whatsapp_business_account: { id: WABA_ID },
       application: { id: expect.any(String), name: expect.any(String) },
@@ -59,7 +63,9 @@ describe('creating and reading flows', () => {
   });
 
   it('creates and publishes in one call, and clones a flow', async () => {
-    const published = await client.graph('POST', `/${WABA_ID}/flows`, { body: { name: flowName(), categories: ['OTHER'], flow_json: VALID_FLOW, publish: true } });
+    const published = await client.graph('POST', `/${WABA_ID}/flows`, {
+      body: { name: flowName(), categories: ['OTHER'], flow_json: VALID_FLOW, publish: true },
+    });
     expect((await client.graph('GET', `/${published.body.id}?fields=status`)).body.status).toBe('PUBLISHED');
     const clone = await client.graph('POST', `/${WABA_ID}/flows`, { body: { name: flowName(), categories: ['OTHER'], clone_flow_id: published.body.id } });
     expect(clone.body).toMatchObject({ success: true, validation_errors: [] });
@@ -93,8 +99,15 @@ describe('creating and reading flows', () => {
     const id = await createFlow();
     const taken = flowName();
     await createFlow({ name: taken });
-    expect((await client.graph('POST', `/${id}`, { body: { name: 'renamed flow', categories: ['SURVEY'], endpoint_uri: 'https://example.com/endpoint' } })).body).toEqual({ success: true });
-    expect((await client.graph('GET', `/${id}?fields=name,categories,endpoint_uri`)).body).toEqual({ id, name: 'renamed flow', categories: ['SURVEY'], endpoint_uri: 'https://example.com/endpoint' });
+    expect(
+      (await client.graph('POST', `/${id}`, { body: { name: 'renamed flow', categories: ['SURVEY'], endpoint_uri: 'https://example.com/endpoint' } })).body,
+    ).toEqual({ success: true });
+    expect((await client.graph('GET', `/${id}?fields=name,categories,endpoint_uri`)).body).toEqual({
+      id,
+      name: 'renamed flow',
+      categories: ['SURVEY'],
+      endpoint_uri: 'https://example.com/endpoint',
+    });
     expect((await client.graph('POST', `/${id}`, { body: { name: taken } })).body.error.error_user_title).toBe('Flow name is not unique');
     expect((await client.graph('POST', `/${id}`, { body: {} })).body.error.message).toContain('At least one of name, categories, endpoint_uri');
   });
@@ -107,7 +120,9 @@ describe('Flow JSON assets', () => {
     const uploaded = await uploadAsset(id, VALID_FLOW);
     expect(uploaded.body).toEqual({ success: true, validation_errors: [] });
     const assets = await client.graph('GET', `/${id}/assets`);
-    expect(assets.body.data).toEqual([{ name: 'flow.json', asset_type: 'FLOW_JSON', download_url: expect.stringContaining('/whatsapp_business/flow_assets/') }]);
+    expect(assets.body.data).toEqual([
+      { name: 'flow.json', asset_type: 'FLOW_JSON', download_url: expect.stringContaining('/whatsapp_business/flow_assets/') },
+    ]);
     const download = await client.download(assets.body.data[0].download_url, null);
     expect(download.status).toBe(200);
     expect(download.bytes.toString()).toBe(VALID_FLOW);
@@ -121,7 +136,10 @@ describe('Flow JSON assets', () => {
     expect(broken.body.validation_errors).toEqual([
       expect.objectContaining({ error: 'INVALID_JSON', error_type: 'JSON_SYNTAX_ERROR', line_start: 2, line_end: 2, column_start: 15 }),
     ]);
-    const noTerminal = await uploadAsset(id, JSON.stringify({ version: '7.0', screens: [{ id: 'A', layout: { type: 'SingleColumnLayout', children: [] } }, { layout: {} }] }));
+    const noTerminal = await uploadAsset(
+      id,
+      JSON.stringify({ version: '7.0', screens: [{ id: 'A', layout: { type: 'SingleColumnLayout', children: [] } }, { layout: {} }] }),
+    );
     expect(noTerminal.body.validation_errors.map((error: { error: string }) => error.error)).toEqual([
       'INVALID_PROPERTY_VALUE',
       'MISSING_REQUIRED_PROPERTY',
@@ -185,7 +203,10 @@ describe('lifecycle', () => {
     expect((await client.graph('DELETE', `/${id}`)).body.error).toMatchObject({ code: 139004, error_user_title: "Can't delete published Flow" });
 
     expect((await client.graph('POST', `/${id}/deprecate`)).body).toEqual({ success: true });
-    expect((await client.graph('GET', `/${id}?fields=status,health_status`)).body).toMatchObject({ status: 'DEPRECATED', health_status: { can_send_message: 'BLOCKED' } });
+    expect((await client.graph('GET', `/${id}?fields=status,health_status`)).body).toMatchObject({
+      status: 'DEPRECATED',
+      health_status: { can_send_message: 'BLOCKED' },
+    });
     expect((await client.graph('POST', `/${id}/deprecate`)).body.error).toMatchObject({ code: 139003, error_user_title: 'Flow is already deprecated' });
     expect((await client.graph('POST', `/${id}`, { body: { name: flowName() } })).body.error.code).toBe(139001);
     expect((await client.graph('DELETE', `/${id}`)).body.error.code).toBe(139004);
@@ -215,7 +236,10 @@ describe('lifecycle', () => {
           name: `flow_offer_${sequence}`,
           language: 'en_US',
           category: 'MARKETING',
-          components: [{ type: 'BODY', text: 'Check out this offer' }, { type: 'BUTTONS', buttons: [{ type: 'FLOW', text: 'Open', flow_action: 'navigate', navigate_screen: 'WELCOME', ...reference }] }],
+          components: [
+            { type: 'BODY', text: 'Check out this offer' },
+            { type: 'BUTTONS', buttons: [{ type: 'FLOW', text: 'Open', flow_action: 'navigate', navigate_screen: 'WELCOME', ...reference }] },
+          ],
         },
       });
       expect(created.body.status).toBe('PENDING');

@@ -292,7 +292,7 @@ describe('POST /{phone-number-id}/messages', () => {
     expect(client.sandbox.acceptedMessages()).toHaveLength(0);
   });
 
-  it("refuses a number owned by another account even with a valid token", async () => {
+  it('refuses a number owned by another account even with a valid token', async () => {
     expectGraphError(await client.send(textMessage(), { phoneId: OTHER_PHONE_ID }), 401, 190);
     expect((await client.send(textMessage(), { phoneId: OTHER_PHONE_ID, token: OTHER_TOKEN })).status).toBe(200);
   });

@@ -42,7 +42,13 @@ it('a change of number: the new number gets its own BSUID, and the system messag
       id: answer.body.messageId,
       timestamp: expect.stringMatching(/^\d+$/),
       type: 'system',
-      system: { body: 'User changed number', type: 'user_changed_number', user_id: bsuidOf(BUSINESS_A, NEW), wa_id: NEW, previous_user_id: bsuidOf(BUSINESS_A, OLD) },
+      system: {
+        body: 'User changed number',
+        type: 'user_changed_number',
+        user_id: bsuidOf(BUSINESS_A, NEW),
+        wa_id: NEW,
+        previous_user_id: bsuidOf(BUSINESS_A, OLD),
+      },
     },
   ]);
   const listed = (await client.sandboxApi('GET', '/users')).body.data as Array<{ phone: string; username?: string }>;

@@ -22,7 +22,7 @@ describe('LatencyModel', () => {
     expect(quantile(sorted, 0.99)).toBeLessThan(p99Ms * 1.05 + 1e-9);
   });
 
-  it('has the log-normal mean exp(mu + sigma^2 / 2): what Little\'s law needs, above the median', () => {
+  it("has the log-normal mean exp(mu + sigma^2 / 2): what Little's law needs, above the median", () => {
     const sorted = draws(new LatencyModel(parseLatencySetting({ distribution: 'lognormal', p50Ms: 200, p99Ms: 1500, seed: 5 })), 100_000);
     const sigma = Math.log(1500 / 200) / Z_99;
     const expected = 200 * Math.exp((sigma * sigma) / 2);
@@ -105,7 +105,10 @@ describe('latency through /_sandbox/control', () => {
   });
 
   it('answers every other send, refused ones included, without losing them (timeoutRate 0)', async () => {
-    await client.sandboxApi('POST', '/control', { latency: { ...META_LIKE, p50Ms: 1, p99Ms: 5, timeoutRate: 0 }, throughputByPhoneNumberId: { [PHONE_ID]: 1 } });
+    await client.sandboxApi('POST', '/control', {
+      latency: { ...META_LIKE, p50Ms: 1, p99Ms: 5, timeoutRate: 0 },
+      throughputByPhoneNumberId: { [PHONE_ID]: 1 },
+    });
     const first = await client.send(textMessage());
     const second = await client.send(textMessage('15550009999'));
     expect(first.status).toBe(200);

@@ -3,14 +3,7 @@
  * the new routes: latency and timeouts everywhere, errorRate and recipient rules only for sends.
  */
 import { useSandbox } from '../../support/use-sandbox';
-import {
-  PHONE_ID,
-  RECIPIENT,
-  WABA_ID,
-  expectGraphError,
-  uploadForm,
-  fixtureAccounts,
-} from './sandbox-test-helpers';
+import { PHONE_ID, RECIPIENT, WABA_ID, expectGraphError, uploadForm, fixtureAccounts } from './sandbox-test-helpers';
 
 const client = useSandbox({ accounts: fixtureAccounts() });
 
@@ -51,16 +44,43 @@ describe('marketing_messages', () => {
   });
 
   it('validates like a template send, plus the Marketing Messages fields', async () => {
-    const utility = await sendMarketing(marketing({ template: { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] }] } }));
+    const utility = await sendMarketing(
+      marketing({
+        template: {
+          name: 'order_update',
+          language: { code: 'en_US' },
+          components: [
+            {
+              type: 'body',
+              parameters: [
+                { type: 'text', text: 'a' },
+                { type: 'text', text: 'b' },
+              ],
+            },
+          ],
+        },
+      }),
+    );
     expectGraphError(utility, 400, 131055);
-    expect(utility.body.error).toMatchObject({ message: '(#131055) Method not allowed', error_data: { details: 'Only marketing template messages are supported' } });
+    expect(utility.body.error).toMatchObject({
+      message: '(#131055) Method not allowed',
+      error_data: { details: 'Only marketing template messages are supported' },
+    });
     expectGraphError(await sendMarketing(marketing({ template: { name: 'spring_sale', language: { code: 'en_US' } } })), 400, 132000);
     expectGraphError(await sendMarketing(marketing({ template: { name: 'nope', language: { code: 'en_US' } } })), 404, 132001);
     const { recipient_type: _omitted, ...withoutRecipientType } = marketing();
     expect((await sendMarketing(withoutRecipientType)).body.error.message).toBe('(#100) The parameter recipient_type is required.');
-    expect((await sendMarketing(marketing({ type: 'text' }))).body.error).toMatchObject({ code: 100, message: '(#100) Invalid parameter', error_data: { details: 'Message must be a template message.' } });
-    expect((await sendMarketing(marketing({ product_policy: 'LOOSE' }))).body.error.message).toContain('Param product_policy must be one of {CLOUD_API_FALLBACK, STRICT}');
-    expect((await sendMarketing(marketing({ message_activity_sharing: 'yes' }))).body.error.message).toBe('(#100) Param message_activity_sharing must be a boolean.');
+    expect((await sendMarketing(marketing({ type: 'text' }))).body.error).toMatchObject({
+      code: 100,
+      message: '(#100) Invalid parameter',
+      error_data: { details: 'Message must be a template message.' },
+    });
+    expect((await sendMarketing(marketing({ product_policy: 'LOOSE' }))).body.error.message).toContain(
+      'Param product_policy must be one of {CLOUD_API_FALLBACK, STRICT}',
+    );
+    expect((await sendMarketing(marketing({ message_activity_sharing: 'yes' }))).body.error.message).toBe(
+      '(#100) Param message_activity_sharing must be a boolean.',
+    );
     expect(client.sandbox.acceptedMessages()).toEqual([]);
   });
 
@@ -91,13 +111,17 @@ describe('fault injection on the management routes', () => {
       body: { name: 'fault_free', language: 'en_US', category: 'UTILITY', components: [{ type: 'BODY', text: 'Hello' }] },
     });
     expect(created.status).toBe(200);
-    const uploaded = await client.graph('POST', `/${PHONE_ID}/media`, { form: uploadForm({ messaging_product: 'whatsapp' }, { name: 'a.txt', type: 'text/plain', data: 'hi' }) });
+    const uploaded = await client.graph('POST', `/${PHONE_ID}/media`, {
+      form: uploadForm({ messaging_product: 'whatsapp' }, { name: 'a.txt', type: 'text/plain', data: 'hi' }),
+    });
     expect(uploaded.status).toBe(200);
     expect((await client.graph('GET', `/${PHONE_ID}/whatsapp_business_profile`)).status).toBe(200);
   });
 
   it('adds latency to management routes and downloads', async () => {
-    const uploaded = await client.graph('POST', `/${PHONE_ID}/media`, { form: uploadForm({ messaging_product: 'whatsapp' }, { name: 'a.txt', type: 'text/plain', data: 'hi' }) });
+    const uploaded = await client.graph('POST', `/${PHONE_ID}/media`, {
+      form: uploadForm({ messaging_product: 'whatsapp' }, { name: 'a.txt', type: 'text/plain', data: 'hi' }),
+    });
     const { url } = (await client.graph('GET', `/${uploaded.body.id}`)).body;
     client.sandbox.configure({ latencyMs: 120 });
     for (const call of [() => client.graph('GET', `/${PHONE_ID}/settings`), () => client.download(url)]) {

@@ -37,7 +37,10 @@ async function pricingCategories(): Promise<string[]> {
 
 describe('routing by onboarding status and product_policy', () => {
   it('an account that has not onboarded (ELIGIBLE by default) falls back to Cloud API, priced marketing', async () => {
-    expect((await client.graph('GET', `/${WABA_ID}?fields=marketing_messages_onboarding_status`)).body).toEqual({ id: WABA_ID, marketing_messages_onboarding_status: 'ELIGIBLE' });
+    expect((await client.graph('GET', `/${WABA_ID}?fields=marketing_messages_onboarding_status`)).body).toEqual({
+      id: WABA_ID,
+      marketing_messages_onboarding_status: 'ELIGIBLE',
+    });
     expect((await sendMarketing(marketing())).status).toBe(200);
     expect((await sendMarketing(marketing({ product_policy: 'CLOUD_API_FALLBACK' }))).status).toBe(200);
     expect(routes()).toEqual(['cloud_api_fallback', 'cloud_api_fallback']);
@@ -56,7 +59,10 @@ describe('routing by onboarding status and product_policy', () => {
 
   it('an onboarded account sends through the Marketing Messages API, priced marketing_lite, with either policy', async () => {
     expect((await onboard('ONBOARDED')).body).toEqual({ wabaId: WABA_ID, onboardingStatus: 'ONBOARDED', disableMarketingMessagesOnCloudApi: false });
-    expect((await client.graph('GET', `/${WABA_ID}?fields=marketing_messages_onboarding_status`)).body).toEqual({ id: WABA_ID, marketing_messages_onboarding_status: 'ONBOARDED' });
+    expect((await client.graph('GET', `/${WABA_ID}?fields=marketing_messages_onboarding_status`)).body).toEqual({
+      id: WABA_ID,
+      marketing_messages_onboarding_status: 'ONBOARDED',
+    });
     expect((await sendMarketing(marketing())).status).toBe(200);
     expect((await sendMarketing(marketing({ product_policy: 'STRICT' }))).status).toBe(200);
     expect(routes()).toEqual(['marketing_messages', 'marketing_messages']);
@@ -69,7 +75,10 @@ describe('what /marketing_messages refuses', () => {
     await onboard('ONBOARDED');
     const utility = await sendMarketing(marketing({ template: templateMessage('order_update', 'en_US', ['Ann', 'A1']).template }));
     expectGraphError(utility, 400, 131055);
-    expect(utility.body.error).toMatchObject({ message: '(#131055) Method not allowed', error_data: { messaging_product: 'whatsapp', details: 'Only marketing template messages are supported' } });
+    expect(utility.body.error).toMatchObject({
+      message: '(#131055) Method not allowed',
+      error_data: { messaging_product: 'whatsapp', details: 'Only marketing template messages are supported' },
+    });
   });
 
   it('a message that is not a template: 100 "Message must be a template message."', async () => {
@@ -95,11 +104,19 @@ describe('disable_marketing_messages_on_cloud_api', () => {
   afterEach(() => disableOnCloudApi(false));
 
   it('is set with POST /{waba-id} and read back with fields', async () => {
-    expect((await client.graph('GET', `/${WABA_ID}?fields=disable_marketing_messages_on_cloud_api`)).body).toEqual({ id: WABA_ID, disable_marketing_messages_on_cloud_api: false });
+    expect((await client.graph('GET', `/${WABA_ID}?fields=disable_marketing_messages_on_cloud_api`)).body).toEqual({
+      id: WABA_ID,
+      disable_marketing_messages_on_cloud_api: false,
+    });
     expect((await disableOnCloudApi(true)).body).toEqual({ success: true });
-    expect((await client.graph('GET', `/${WABA_ID}?fields=disable_marketing_messages_on_cloud_api`)).body).toEqual({ id: WABA_ID, disable_marketing_messages_on_cloud_api: true });
+    expect((await client.graph('GET', `/${WABA_ID}?fields=disable_marketing_messages_on_cloud_api`)).body).toEqual({
+      id: WABA_ID,
+      disable_marketing_messages_on_cloud_api: true,
+    });
     expectGraphError(await client.graph('POST', `/${WABA_ID}`, { body: { disable_marketing_messages_on_cloud_api: 'maybe' } }), 400, 100);
-    expect((await client.graph('POST', `/${WABA_ID}`, { body: {} })).body.error.message).toBe('(#100) At least one of name, timezone_id, disable_marketing_messages_on_cloud_api is required.');
+    expect((await client.graph('POST', `/${WABA_ID}`, { body: {} })).body.error.message).toBe(
+      '(#100) At least one of name, timezone_id, disable_marketing_messages_on_cloud_api is required.',
+    );
   });
 
   it('on an onboarded account, /messages refuses MARKETING templates (131063) and still takes others', async () => {
@@ -123,7 +140,11 @@ describe('disable_marketing_messages_on_cloud_api', () => {
 
 describe('control routes', () => {
   it('read, set and reset the onboarding status; reset() returns to the registered one', async () => {
-    expect((await client.sandboxApi('GET', `/accounts/${WABA_ID}/marketing-messages`)).body).toEqual({ wabaId: WABA_ID, onboardingStatus: 'ELIGIBLE', disableMarketingMessagesOnCloudApi: false });
+    expect((await client.sandboxApi('GET', `/accounts/${WABA_ID}/marketing-messages`)).body).toEqual({
+      wabaId: WABA_ID,
+      onboardingStatus: 'ELIGIBLE',
+      disableMarketingMessagesOnCloudApi: false,
+    });
     await onboard('ONBOARDED');
     expect((await client.sandboxApi('DELETE', `/accounts/${WABA_ID}/marketing-messages`)).body.onboardingStatus).toBe('ELIGIBLE');
     client.sandbox.setMarketingMessagesOnboarding(WABA_ID, 'ONBOARDED');
@@ -132,7 +153,10 @@ describe('control routes', () => {
   });
 
   it('refuse an unknown status, account or template', async () => {
-    expect(await onboard('SIGNED')).toMatchObject({ status: 400, body: { error: { message: 'onboardingStatus must be one of ELIGIBLE, ONBOARDED, NOT_ELIGIBLE' } } });
+    expect(await onboard('SIGNED')).toMatchObject({
+      status: 400,
+      body: { error: { message: 'onboardingStatus must be one of ELIGIBLE, ONBOARDED, NOT_ELIGIBLE' } },
+    });
     expect((await client.sandboxApi('POST', '/accounts/404404/marketing-messages', { onboardingStatus: 'ONBOARDED' })).status).toBe(404);
     expect((await client.sandboxApi('POST', '/templates/404404/syncing', { syncing: true })).status).toBe(404);
     expect((await client.sandboxApi('POST', `/templates/${SPRING_SALE}/syncing`, { syncing: 'yes' })).status).toBe(400);
@@ -141,11 +165,12 @@ describe('control routes', () => {
   it('an account can be registered already onboarded', async () => {
     const [account] = fixtureAccounts();
     const other = await startSandboxClient({ accounts: [{ ...account!, marketingMessagesOnboardingStatus: 'ONBOARDED' }] });
-    expect((await other.graph('GET', `/${WABA_ID}?fields=marketing_messages_onboarding_status`, { token: TOKEN })).body.marketing_messages_onboarding_status).toBe('ONBOARDED');
+    expect(
+      (await other.graph('GET', `/${WABA_ID}?fields=marketing_messages_onboarding_status`, { token: TOKEN })).body.marketing_messages_onboarding_status,
+    ).toBe('ONBOARDED');
     await other.close();
   });
 });
-
 
 describe('/marketing_messages to a BSUID', () => {
   const userId = bsuidOf('9000001', RECIPIENT);

@@ -13,7 +13,13 @@ import { expectGraphError } from './sandbox-test-helpers';
 const client = useSandbox({ beforeEachTest: (sandbox) => sandbox.reset() });
 const PHONE_ID = demoIds.phoneNumberIds[0]!;
 const capped = { name: 'capped_offer', language: { code: 'en' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }] }] };
-const body = (address: Record<string, string> = { to: '447700900123' }) => ({ messaging_product: 'whatsapp', recipient_type: 'individual', type: 'template', template: capped, ...address });
+const body = (address: Record<string, string> = { to: '447700900123' }) => ({
+  messaging_product: 'whatsapp',
+  recipient_type: 'individual',
+  type: 'template',
+  template: capped,
+  ...address,
+});
 
 describe('max-price templates in the sandbox', () => {
   it('lists optimization_spec on the template', async () => {

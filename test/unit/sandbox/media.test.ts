@@ -1,17 +1,7 @@
 /** Media: multipart upload with Meta's type and size limits, retrieve, download, delete. */
 import { createHash } from 'node:crypto';
 import { useSandbox } from '../../support/use-sandbox';
-import {
-  DAY,
-  OTHER_PHONE_ID,
-  OTHER_TOKEN,
-  PHONE_ID,
-  SECOND_PHONE_ID,
-  TestClock,
-  expectGraphError,
-  uploadForm,
-  fixtureAccounts,
-} from './sandbox-test-helpers';
+import { DAY, OTHER_PHONE_ID, OTHER_TOKEN, PHONE_ID, SECOND_PHONE_ID, TestClock, expectGraphError, uploadForm, fixtureAccounts } from './sandbox-test-helpers';
 
 const clock = new TestClock();
 const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
@@ -45,7 +35,9 @@ describe('POST /{phone-number-id}/media', () => {
   it("rejects unsupported types with Meta's message", async () => {
     const result = await upload(uploadForm({ messaging_product: 'whatsapp' }, { name: 'x.gif', type: 'image/gif', data: 'GIF89a' }));
     expectGraphError(result, 400, 100);
-    expect(result.body.error.message).toMatch(/^\(#100\) Param file must be a file with one of the following types: audio\/aac, .*video\/3gpp\. Received file of type 'image\/gif'\.$/);
+    expect(result.body.error.message).toMatch(
+      /^\(#100\) Param file must be a file with one of the following types: audio\/aac, .*video\/3gpp\. Received file of type 'image\/gif'\.$/,
+    );
     const untyped = await upload(uploadForm({ messaging_product: 'whatsapp' }, { name: 'x.bin', data: 'abc' }));
     expect(untyped.body.error.message).toContain("Received file of type 'application/octet-stream'");
   });
@@ -55,7 +47,9 @@ describe('POST /{phone-number-id}/media', () => {
     expect(sticker.body.error.message).toContain('sticker files may be at most 512000 bytes');
     const image = await upload(uploadForm({ messaging_product: 'whatsapp' }, { name: 'big.jpg', type: 'image/jpeg', data: Buffer.alloc(5 * 1024 * 1024 + 1) }));
     expect(image.body.error.message).toContain('image files may be at most 5242880 bytes');
-    const document = await upload(uploadForm({ messaging_product: 'whatsapp' }, { name: 'big.pdf', type: 'application/pdf', data: Buffer.alloc(6 * 1024 * 1024) }));
+    const document = await upload(
+      uploadForm({ messaging_product: 'whatsapp' }, { name: 'big.pdf', type: 'application/pdf', data: Buffer.alloc(6 * 1024 * 1024) }),
+    );
     expect(document.status).toBe(200);
     const empty = await upload(uploadForm({ messaging_product: 'whatsapp' }, { name: 'e.png', type: 'image/png', data: Buffer.alloc(0) }));
     expect(empty.body.error.message).toBe('(#100) Param file must not be empty.');
@@ -64,7 +58,9 @@ describe('POST /{phone-number-id}/media', () => {
   }, 30_000);
 
   it('requires messaging_product and a file part', async () => {
-    expect((await upload(uploadForm({}, { name: 'a.png', type: 'image/png', data: PNG }))).body.error.message).toBe('(#100) The parameter messaging_product is required.');
+    expect((await upload(uploadForm({}, { name: 'a.png', type: 'image/png', data: PNG }))).body.error.message).toBe(
+      '(#100) The parameter messaging_product is required.',
+    );
     expect((await upload(uploadForm({ messaging_product: 'whatsapp' }))).body.error.message).toBe('(#100) The parameter file is required.');
     // Meta's YAML shows a JSON variant with a curl-style "@/path"; only a real upload carries a file.
     const json = await client.graph('POST', `/${PHONE_ID}/media`, { body: { messaging_product: 'whatsapp', file: '@/local/path/file.jpg;type=image/jpeg' } });
@@ -81,7 +77,11 @@ describe('POST /{phone-number-id}/media', () => {
   });
 
   it("refuses another account's token", async () => {
-    expectGraphError(await upload(uploadForm({ messaging_product: 'whatsapp' }, { name: 'a.png', type: 'image/png', data: PNG }), PHONE_ID, OTHER_TOKEN), 401, 190);
+    expectGraphError(
+      await upload(uploadForm({ messaging_product: 'whatsapp' }, { name: 'a.png', type: 'image/png', data: PNG }), PHONE_ID, OTHER_TOKEN),
+      401,
+      190,
+    );
   });
 });
 
@@ -152,6 +152,8 @@ describe('GET / DELETE /{media-id} and the download URL', () => {
   it('rejects edges and methods media does not have', async () => {
     const id = await uploaded();
     expect((await client.graph('POST', `/${id}`, { body: {} })).body.error).toMatchObject({ code: 100, error_subcode: 33 });
-    expect((await client.graph('GET', `/${id}/thumbnails`)).body.error.message).toBe('(#100) Tried accessing nonexisting field (thumbnails) on node type (WhatsAppBusinessMedia)');
+    expect((await client.graph('GET', `/${id}/thumbnails`)).body.error.message).toBe(
+      '(#100) Tried accessing nonexisting field (thumbnails) on node type (WhatsAppBusinessMedia)',
+    );
   });
 });

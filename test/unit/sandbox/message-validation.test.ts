@@ -1,10 +1,5 @@
 import { GraphError } from '../../../sandbox/graph-errors';
-import {
-  checkTemplateParams,
-  countPlaceholders,
-  expectedTemplateParams,
-  parseMessageRequest,
-} from '../../../sandbox/message-validation';
+import { checkTemplateParams, countPlaceholders, expectedTemplateParams, parseMessageRequest } from '../../../sandbox/message-validation';
 import { formatDisplayPhoneNumber } from '../../../sandbox/phone-format';
 
 function rejection(body: unknown): { code: number; message: string; status: number } {
@@ -89,7 +84,13 @@ describe('parseMessageRequest', () => {
         language: { code: 'de', policy: 'deterministic' },
         components: [
           { type: 'header', parameters: [{ type: 'text', text: 'x' }] },
-          { type: 'BODY', parameters: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] },
+          {
+            type: 'BODY',
+            parameters: [
+              { type: 'text', text: 'a' },
+              { type: 'text', text: 'b' },
+            ],
+          },
           { type: 'button', sub_type: 'quick_reply', index: '0', parameters: [{ type: 'payload', payload: 'p' }] },
         ],
       },
@@ -98,9 +99,10 @@ describe('parseMessageRequest', () => {
   });
 
   it('recognises a read receipt with typing indicator', () => {
-    expect(
-      parseMessageRequest({ messaging_product: 'whatsapp', status: 'read', message_id: 'wamid.abc', typing_indicator: { type: 'text' } }),
-    ).toEqual({ kind: 'read', messageId: 'wamid.abc' });
+    expect(parseMessageRequest({ messaging_product: 'whatsapp', status: 'read', message_id: 'wamid.abc', typing_indicator: { type: 'text' } })).toEqual({
+      kind: 'read',
+      messageId: 'wamid.abc',
+    });
   });
 
   it.each([
@@ -116,9 +118,21 @@ describe('parseMessageRequest', () => {
     ['an over-long text', { ...base, text: { body: 'x'.repeat(4097) } }, 'at most 4096 characters'],
     ['media without id or link', { ...base, type: 'image', image: { caption: 'c' } }, "Param image must contain either 'id' or 'link'."],
     ['location without longitude', { ...base, type: 'location', location: { latitude: 1 } }, "The parameter location['longitude'] is required."],
-    ['location with a word for latitude', { ...base, type: 'location', location: { latitude: 'north', longitude: 1 } }, "Param location['latitude'] must be a number"],
-    ['interactive without action', { ...base, type: 'interactive', interactive: { type: 'button', body: { text: 'x' } } }, "The parameter interactive['action'] is required."],
-    ['interactive of unknown type', { ...base, type: 'interactive', interactive: { type: 'carousel', action: {} } }, "Param interactive['type'] must be one of"],
+    [
+      'location with a word for latitude',
+      { ...base, type: 'location', location: { latitude: 'north', longitude: 1 } },
+      "Param location['latitude'] must be a number",
+    ],
+    [
+      'interactive without action',
+      { ...base, type: 'interactive', interactive: { type: 'button', body: { text: 'x' } } },
+      "The parameter interactive['action'] is required.",
+    ],
+    [
+      'interactive of unknown type',
+      { ...base, type: 'interactive', interactive: { type: 'carousel', action: {} } },
+      "Param interactive['type'] must be one of",
+    ],
     [
       'button reply without title',
       { ...base, type: 'interactive', interactive: { type: 'button', body: { text: 'x' }, action: { buttons: [{ type: 'reply', reply: { id: '1' } }] } } },
@@ -129,10 +143,18 @@ describe('parseMessageRequest', () => {
       { ...base, type: 'interactive', interactive: { type: 'list', body: { text: 'x' }, action: { button: 'Go' } } },
       "The parameter interactive['action']['sections'] is required.",
     ],
-    ['contacts without formatted_name', { ...base, type: 'contacts', contacts: [{ name: { first_name: 'Jo' } }] }, "The parameter contacts[0]['name']['formatted_name'] is required."],
+    [
+      'contacts without formatted_name',
+      { ...base, type: 'contacts', contacts: [{ name: { first_name: 'Jo' } }] },
+      "The parameter contacts[0]['name']['formatted_name'] is required.",
+    ],
     ['reaction without message_id', { ...base, type: 'reaction', reaction: { emoji: 'x' } }, "The parameter reaction['message_id'] is required."],
     ['template without name', { ...base, type: 'template', template: { language: { code: 'en' } } }, "The parameter template['name'] is required."],
-    ['template without language code', { ...base, type: 'template', template: { name: 't', language: {} } }, "The parameter template['language']['code'] is required."],
+    [
+      'template without language code',
+      { ...base, type: 'template', template: { name: 't', language: {} } },
+      "The parameter template['language']['code'] is required.",
+    ],
     [
       'template text parameter without text',
       { ...base, type: 'template', template: { name: 't', language: { code: 'en' }, components: [{ type: 'body', parameters: [{ type: 'text' }] }] } },
@@ -161,11 +183,21 @@ describe('template parameters', () => {
   });
 
   it('expects params for BODY and TEXT headers only', () => {
-    expect(expectedTemplateParams([{ type: 'HEADER', format: 'TEXT', text: 'For {{1}}' }, { type: 'BODY', text: '{{1}} {{2}}' }])).toEqual({
+    expect(
+      expectedTemplateParams([
+        { type: 'HEADER', format: 'TEXT', text: 'For {{1}}' },
+        { type: 'BODY', text: '{{1}} {{2}}' },
+      ]),
+    ).toEqual({
       header: 1,
       body: 2,
     });
-    expect(expectedTemplateParams([{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'x' }])).toEqual({ body: 0 });
+    expect(
+      expectedTemplateParams([
+        { type: 'HEADER', format: 'IMAGE' },
+        { type: 'BODY', text: 'x' },
+      ]),
+    ).toEqual({ body: 0 });
   });
 
   it('raises 132000 naming the component and both counts', () => {

@@ -76,7 +76,7 @@ describeWithSpec("Meta's OpenAPI description (v23.0)", () => {
     }
   });
 
-  it("accepts every request body Meta publishes as an example for POST /messages", () => {
+  it('accepts every request body Meta publishes as an example for POST /messages', () => {
     const examples: Record<string, { value: Record<string, unknown> }> =
       doc.paths['/{Version}/{Phone-Number-ID}/messages']?.post.requestBody.content['application/json'].examples;
     // This example omits `type` while carrying an interactive object; Meta defaults a missing

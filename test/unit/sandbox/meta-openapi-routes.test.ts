@@ -12,16 +12,7 @@
  */
 import { checkShape, describeIfMetaSpec, loadMetaSpec, requestExamples, requestSchema, responseSchema, type OpenApiDocument } from './openapi-shape';
 import { useSandbox } from '../../support/use-sandbox';
-import {
-  PHONE_ID,
-  RECIPIENT,
-  SECOND_PHONE_ID,
-  WABA_ID,
-  expectGraphError,
-  uploadForm,
-  type HttpResult,
-  fixtureAccounts,
-} from './sandbox-test-helpers';
+import { PHONE_ID, RECIPIENT, SECOND_PHONE_ID, WABA_ID, expectGraphError, uploadForm, type HttpResult, fixtureAccounts } from './sandbox-test-helpers';
 
 const spec = loadMetaSpec();
 const describeWithSpec = describeIfMetaSpec(spec);
@@ -125,7 +116,10 @@ describeWithSpec("Meta's OpenAPI description (v23.0): every served path", () => 
 
   describe('accounts and numbers', () => {
     it('GET /{WABA-ID} with fields fits WhatsAppBusinessAccount', async () => {
-      expectFits('GET /{Version}/{WABA-ID}', await client.graph('GET', `/${WABA_ID}?fields=name,timezone_id,account_review_status,business_verification_status,ownership_type,currency`));
+      expectFits(
+        'GET /{Version}/{WABA-ID}',
+        await client.graph('GET', `/${WABA_ID}?fields=name,timezone_id,account_review_status,business_verification_status,ownership_type,currency`),
+      );
     });
 
     it('POST /{WABA-ID}: examples and limits', async () => {
@@ -159,7 +153,12 @@ describeWithSpec("Meta's OpenAPI description (v23.0): every served path", () => 
     it('register and deregister: examples and limits', async () => {
       const register = 'POST /{Version}/{Phone-Number-ID}/register';
       await postExamples(register, (_name, body) => client.graph('POST', `/${SECOND_PHONE_ID}/register`, { body }));
-      for (const invalid of [{ messaging_product: 'whatsapp' }, { messaging_product: 'whatsapp', pin: '12345' }, { messaging_product: 'whatsapp', pin: '123456', tier: 'GOLD' }, { messaging_product: 'whatsapp', pin: '123456', meta_store_retention_minutes: 30 }]) {
+      for (const invalid of [
+        { messaging_product: 'whatsapp' },
+        { messaging_product: 'whatsapp', pin: '12345' },
+        { messaging_product: 'whatsapp', pin: '123456', tier: 'GOLD' },
+        { messaging_product: 'whatsapp', pin: '123456', meta_store_retention_minutes: 30 },
+      ]) {
         await expectMirroredRejection(register, invalid, () => client.graph('POST', `/${SECOND_PHONE_ID}/register`, { body: invalid }));
       }
       expectFits('POST /{Version}/{Phone-Number-ID}/deregister', await client.graph('POST', `/${SECOND_PHONE_ID}/deregister`));
@@ -190,7 +189,8 @@ describeWithSpec("Meta's OpenAPI description (v23.0): every served path", () => 
         { commands: Array.from({ length: 31 }, (_, index) => ({ command_name: `c${index}`, command_description: 'x' })) },
         { prompts: ['x'.repeat(81)] },
       ];
-      for (const body of invalid) await expectMirroredRejection(operation, body, () => client.graph('POST', `/${PHONE_ID}/conversational_automation`, { body }));
+      for (const body of invalid)
+        await expectMirroredRejection(operation, body, () => client.graph('POST', `/${PHONE_ID}/conversational_automation`, { body }));
     });
   });
 
@@ -198,16 +198,27 @@ describeWithSpec("Meta's OpenAPI description (v23.0): every served path", () => 
     it('whatsapp_business_profile: examples, response and limits', async () => {
       const operation = 'POST /{Version}/{Phone-Number-ID}/whatsapp_business_profile';
       await postExamples(operation, (_name, body) => client.graph('POST', `/${PHONE_ID}/whatsapp_business_profile`, { body }));
-      expectFits('GET /{Version}/{Phone-Number-ID}/whatsapp_business_profile', await client.graph('GET', `/${PHONE_ID}/whatsapp_business_profile?fields=about,address,description,email,profile_picture_url,websites,vertical`));
-      const invalid = [{ about: 'x' }, { messaging_product: 'whatsapp', about: 'x'.repeat(140) }, { messaging_product: 'whatsapp', websites: ['https://a.example', 'https://b.example', 'https://c.example'] }, { messaging_product: 'whatsapp', vertical: 'SPACE' }];
-      for (const body of invalid) await expectMirroredRejection(operation, body, () => client.graph('POST', `/${PHONE_ID}/whatsapp_business_profile`, { body }));
+      expectFits(
+        'GET /{Version}/{Phone-Number-ID}/whatsapp_business_profile',
+        await client.graph('GET', `/${PHONE_ID}/whatsapp_business_profile?fields=about,address,description,email,profile_picture_url,websites,vertical`),
+      );
+      const invalid = [
+        { about: 'x' },
+        { messaging_product: 'whatsapp', about: 'x'.repeat(140) },
+        { messaging_product: 'whatsapp', websites: ['https://a.example', 'https://b.example', 'https://c.example'] },
+        { messaging_product: 'whatsapp', vertical: 'SPACE' },
+      ];
+      for (const body of invalid)
+        await expectMirroredRejection(operation, body, () => client.graph('POST', `/${PHONE_ID}/whatsapp_business_profile`, { body }));
     });
 
     it('settings: examples, response and required fields', async () => {
       const operation = 'POST /{Version}/{Phone-Number-ID}/settings';
       await postExamples(operation, (_name, body) => client.graph('POST', `/${PHONE_ID}/settings`, { body }));
       expectFits('GET /{Version}/{Phone-Number-ID}/settings', await client.graph('GET', `/${PHONE_ID}/settings`));
-      await expectMirroredRejection(operation, { calling: { call_icon_visibility: 'visible' } }, () => client.graph('POST', `/${PHONE_ID}/settings`, { body: { calling: { call_icon_visibility: 'visible' } } }));
+      await expectMirroredRejection(operation, { calling: { call_icon_visibility: 'visible' } }, () =>
+        client.graph('POST', `/${PHONE_ID}/settings`, { body: { calling: { call_icon_visibility: 'visible' } } }),
+      );
     });
   });
 
@@ -243,7 +254,10 @@ describeWithSpec("Meta's OpenAPI description (v23.0): every served path", () => 
       expectFits('GET /{Version}/{TEMPLATE_ID}', await client.graph('GET', `/${created.body.id}`));
       client.sandbox.setTemplateStatus(created.body.id, 'APPROVED');
       await postExamples(editOperation, (_name, body) => client.graph('POST', `/${created.body.id}`, { body }));
-      expectFits('DELETE /{Version}/{WABA-ID}/message_templates', await client.graph('DELETE', `/${WABA_ID}/message_templates?name=${example.name}&hsm_id=${created.body.id}`));
+      expectFits(
+        'DELETE /{Version}/{WABA-ID}/message_templates',
+        await client.graph('DELETE', `/${WABA_ID}/message_templates?name=${example.name}&hsm_id=${created.body.id}`),
+      );
       checked.add('GET /{Version}/{WABA-ID}/message_templates'); // meta-openapi-conformance.test.ts
     });
 
@@ -262,8 +276,16 @@ describeWithSpec("Meta's OpenAPI description (v23.0): every served path", () => 
       // One example sends with product_policy STRICT, which needs an onboarded account.
       client.sandbox.setMarketingMessagesOnboarding(WABA_ID, 'ONBOARDED');
       await postExamples(operation, (_name, body) => client.graph('POST', `/${PHONE_ID}/marketing_messages`, { body }));
-      const { recipient_type: _dropped, ...withoutRecipientType } = { messaging_product: 'whatsapp', recipient_type: 'individual', to: RECIPIENT, type: 'template', template: { name: 'hello_world', language: { code: 'en', policy: 'deterministic' } } };
-      await expectMirroredRejection(operation, withoutRecipientType, () => client.graph('POST', `/${PHONE_ID}/marketing_messages`, { body: withoutRecipientType }));
+      const { recipient_type: _dropped, ...withoutRecipientType } = {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: RECIPIENT,
+        type: 'template',
+        template: { name: 'hello_world', language: { code: 'en', policy: 'deterministic' } },
+      };
+      await expectMirroredRejection(operation, withoutRecipientType, () =>
+        client.graph('POST', `/${PHONE_ID}/marketing_messages`, { body: withoutRecipientType }),
+      );
       const wrongType = { ...withoutRecipientType, recipient_type: 'individual', type: 'text' };
       await expectMirroredRejection(operation, wrongType, () => client.graph('POST', `/${PHONE_ID}/marketing_messages`, { body: wrongType }));
     });
@@ -275,7 +297,9 @@ describeWithSpec("Meta's OpenAPI description (v23.0): every served path", () => 
       // The YAML's JSON examples carry curl's "@/local/path" notation, which is not a file; the
       // multipart schema is what clients send.
       expectValidRequest(upload, { messaging_product: 'whatsapp', file: '<binary>' }, 'multipart/form-data');
-      const uploaded = await client.graph('POST', `/${PHONE_ID}/media`, { form: uploadForm({ messaging_product: 'whatsapp' }, { name: 'a.jpg', type: 'image/jpeg', data: Buffer.from([0xff, 0xd8, 0xff]) }) });
+      const uploaded = await client.graph('POST', `/${PHONE_ID}/media`, {
+        form: uploadForm({ messaging_product: 'whatsapp' }, { name: 'a.jpg', type: 'image/jpeg', data: Buffer.from([0xff, 0xd8, 0xff]) }),
+      });
       expectFits(upload, uploaded);
       const info = await client.graph('GET', `/${uploaded.body.id}?phone_number_id=${PHONE_ID}`);
       expectFits('GET /{Version}/{Media-ID}', info);
@@ -300,9 +324,18 @@ describeWithSpec("Meta's OpenAPI description (v23.0): every served path", () => 
       expectFits('POST /{Version}/{Flow-ID}', await client.graph('POST', `/${id}`, { form: uploadForm(update) }));
       const asset = { name: 'flow.json', asset_type: 'FLOW_JSON' };
       expectValidRequest('POST /{Version}/{Flow-ID}/assets', { ...asset, file: '<binary>' }, 'multipart/form-data');
-      expectFits('POST /{Version}/{Flow-ID}/assets', await client.graph('POST', `/${id}/assets`, { form: uploadForm(asset, { name: 'flow.json', type: 'application/json', data: FLOW_JSON }) }));
+      expectFits(
+        'POST /{Version}/{Flow-ID}/assets',
+        await client.graph('POST', `/${id}/assets`, { form: uploadForm(asset, { name: 'flow.json', type: 'application/json', data: FLOW_JSON }) }),
+      );
       expectFits('GET /{Version}/{Flow-ID}/assets', await client.graph('GET', `/${id}/assets`));
-      expectFits('GET /{Version}/{Flow-ID}', await client.graph('GET', `/${id}?fields=name,categories,status,validation_errors,json_version,preview,health_status,whatsapp_business_account,application`));
+      expectFits(
+        'GET /{Version}/{Flow-ID}',
+        await client.graph(
+          'GET',
+          `/${id}?fields=name,categories,status,validation_errors,json_version,preview,health_status,whatsapp_business_account,application`,
+        ),
+      );
       expectFits('POST /{Version}/{Flow-ID}/publish', await client.graph('POST', `/${id}/publish`));
       expectFits('POST /{Version}/{Flow-ID}/deprecate', await client.graph('POST', `/${id}/deprecate`));
       const draft = await client.graph('POST', `/${WABA_ID}/flows`, { form: uploadForm({ name: unique('draft flow'), categories: '["OTHER"]' }) });

@@ -35,7 +35,10 @@ describe('parseMultipart', () => {
     const form = parseMultipart(
       body('XyZ', [
         { headers: ['Content-Disposition: form-data; name="messaging_product"'], data: 'whatsapp' },
-        { headers: ['Content-Disposition: form-data; name="file"; filename="photo.png"', 'Content-Type: image/png'], data: Buffer.from([0x89, 0x50, 0x4e, 0x47]) },
+        {
+          headers: ['Content-Disposition: form-data; name="file"; filename="photo.png"', 'Content-Type: image/png'],
+          data: Buffer.from([0x89, 0x50, 0x4e, 0x47]),
+        },
       ]),
       'XyZ',
     );
@@ -66,7 +69,11 @@ describe('parseMultipart', () => {
       Buffer.from(`--b--${CRLF}epilogue text`),
     ]);
     expect(parseMultipart(raw, 'b').fields.get('a')).toBe('1');
-    expect(parseMultipart(body('b', [{ headers: ['Content-Disposition: form-data; name="a"'], data: '2' }], { preamble: 'hello', epilogue: 'bye' }), 'b').fields.get('a')).toBe('2');
+    expect(
+      parseMultipart(body('b', [{ headers: ['Content-Disposition: form-data; name="a"'], data: '2' }], { preamble: 'hello', epilogue: 'bye' }), 'b').fields.get(
+        'a',
+      ),
+    ).toBe('2');
   });
 
   it('handles empty parts, escaped quotes and RFC 5987 filenames', () => {
@@ -74,7 +81,7 @@ describe('parseMultipart', () => {
       body('b', [
         { headers: ['Content-Disposition: form-data; name="empty"'], data: '' },
         { headers: ['Content-Disposition: form-data; name="f"; filename="say \\"hi\\"; ok.txt"'], data: 'x' },
-        { headers: ["Content-Disposition: form-data; name=\"g\"; filename=\"fallback.txt\"; filename*=UTF-8''r%C3%A9sum%C3%A9.pdf"], data: 'y' },
+        { headers: ['Content-Disposition: form-data; name="g"; filename="fallback.txt"; filename*=UTF-8\'\'r%C3%A9sum%C3%A9.pdf'], data: 'y' },
       ]),
       'b',
     );
@@ -103,10 +110,21 @@ describe('parseMultipart', () => {
     ['a part without Content-Disposition', body('b', [{ headers: ['Content-Type: text/plain'], data: '1' }]), 'without a Content-Disposition'],
     ['a part without a name', body('b', [{ headers: ['Content-Disposition: form-data; filename="a.txt"'], data: '1' }]), 'without a name'],
     ['a non form-data disposition', body('b', [{ headers: ['Content-Disposition: attachment; name="a"'], data: '1' }]), 'must be form-data'],
-    ['a malformed header line', body('b', [{ headers: ['Content-Disposition: form-data; name="a"', 'no colon here'], data: '1' }]), 'malformed multipart header line'],
+    [
+      'a malformed header line',
+      body('b', [{ headers: ['Content-Disposition: form-data; name="a"', 'no colon here'], data: '1' }]),
+      'malformed multipart header line',
+    ],
     ['an unterminated quote', body('b', [{ headers: ['Content-Disposition: form-data; name="a'], data: '1' }]), 'unterminated quoted string'],
     ['headers without the blank line', Buffer.from(`--b${CRLF}Content-Disposition: form-data; name="a"${CRLF}--b--`), 'not terminated by an empty line'],
-    ['more than 100 parts', body('b', Array.from({ length: 101 }, (_, index) => ({ headers: [`Content-Disposition: form-data; name="f${index}"`], data: 'x' }))), 'more than 100 parts'],
+    [
+      'more than 100 parts',
+      body(
+        'b',
+        Array.from({ length: 101 }, (_, index) => ({ headers: [`Content-Disposition: form-data; name="f${index}"`], data: 'x' })),
+      ),
+      'more than 100 parts',
+    ],
   ])('rejects %s', (_case, raw, message) => {
     expect(() => parseMultipart(raw, 'b')).toThrow(MultipartError);
     expect(() => parseMultipart(raw, 'b')).toThrow(message);

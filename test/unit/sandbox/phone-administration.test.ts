@@ -70,9 +70,13 @@ describe('POST /{phone-number-id}: two-step verification and configuration', () 
   });
 
   it('refuses unknown keys, empty bodies, http callbacks and short names, changing nothing', async () => {
-    expect((await client.graph('POST', `/${PHONE_ID}`, { body: { connection_status: 'CONNECTED' } })).body.error.message).toContain('Param connection_status cannot be set');
+    expect((await client.graph('POST', `/${PHONE_ID}`, { body: { connection_status: 'CONNECTED' } })).body.error.message).toContain(
+      'Param connection_status cannot be set',
+    );
     expect((await client.graph('POST', `/${PHONE_ID}`, { body: {} })).body.error.message).toContain('At least one of pin');
-    const http = await client.graph('POST', `/${PHONE_ID}`, { body: { pin: '111111', webhook_configuration: { override_callback_uri: 'http://insecure.example.com' } } });
+    const http = await client.graph('POST', `/${PHONE_ID}`, {
+      body: { pin: '111111', webhook_configuration: { override_callback_uri: 'http://insecure.example.com' } },
+    });
     expect(http.body.error.message).toBe("(#100) Param webhook_configuration['override_callback_uri'] must be an HTTPS URL.");
     expect((await client.graph('GET', `/${PHONE_ID}?fields=is_pin_enabled`)).body.is_pin_enabled).toBe(false);
     expect((await client.graph('POST', `/${PHONE_ID}`, { body: { new_display_name: 'A' } })).body.error.message).toContain('at least 2 characters');
@@ -116,13 +120,18 @@ describe('register and deregister', () => {
   });
 
   it('validates the registration body per the YAML schema', async () => {
-    expect((await client.graph('POST', `/${PHONE_ID}/register`, { body: { pin: '123456' } })).body.error.message).toBe('(#100) The parameter messaging_product is required.');
+    expect((await client.graph('POST', `/${PHONE_ID}/register`, { body: { pin: '123456' } })).body.error.message).toBe(
+      '(#100) The parameter messaging_product is required.',
+    );
     expect((await register('12')).body.error.message).toBe('(#100) Param pin must be a 6-digit number.');
     expect((await register('123456', { tier: 'GOLD' })).body.error.message).toContain('Param tier must be one of {PROD, SANDBOX}');
     expect((await register('123456', { meta_store_retention_minutes: 30 })).body.error.message).toContain('meta_store_retention_minutes must be >= 60');
     const localized = await register('123456', { data_localization_region: 'DE' });
     expect(localized.status).toBe(200);
-    expect((await client.graph('GET', `/${PHONE_ID}/settings`)).body.storage_configuration).toEqual({ status: 'in_country_storage_enabled', data_localization_region: 'DE' });
+    expect((await client.graph('GET', `/${PHONE_ID}/settings`)).body.storage_configuration).toEqual({
+      status: 'in_country_storage_enabled',
+      data_localization_region: 'DE',
+    });
   });
 });
 
@@ -146,17 +155,37 @@ describe('conversational automation', () => {
     expect((await client.graph('GET', `/${PHONE_ID}?fields=conversational_automation`)).body.conversational_automation).toEqual({ ...settings, id: PHONE_ID });
     // A partial update keeps the rest.
     await configure({ enable_welcome_message: false });
-    expect((await client.graph('GET', `/${PHONE_ID}?fields=conversational_automation`)).body.conversational_automation).toMatchObject({ enable_welcome_message: false, prompts: settings.prompts });
+    expect((await client.graph('GET', `/${PHONE_ID}?fields=conversational_automation`)).body.conversational_automation).toMatchObject({
+      enable_welcome_message: false,
+      prompts: settings.prompts,
+    });
   });
 
   it.each<[string, Record<string, unknown>, string]>([
     ['five ice breakers', { prompts: ['a', 'b', 'c', 'd', 'e'] }, 'Param prompts must have between 0 and 4 elements.'],
     ['an ice breaker over 80 characters', { prompts: ['x'.repeat(81)] }, 'Param prompts[0] must be at most 80 characters long.'],
     ['an emoji', { prompts: ['Hi 👋'] }, 'Param prompts[0] must not contain emoji.'],
-    ['31 commands', { commands: Array.from({ length: 31 }, (_, index) => ({ command_name: `c${index}`, command_description: 'd' })) }, 'Param commands must have between 0 and 30 elements.'],
-    ['a command name with spaces', { commands: [{ command_name: 'two words', command_description: 'd' }] }, "commands[0]['command_name'] may only contain letters, digits and underscores"],
+    [
+      '31 commands',
+      { commands: Array.from({ length: 31 }, (_, index) => ({ command_name: `c${index}`, command_description: 'd' })) },
+      'Param commands must have between 0 and 30 elements.',
+    ],
+    [
+      'a command name with spaces',
+      { commands: [{ command_name: 'two words', command_description: 'd' }] },
+      "commands[0]['command_name'] may only contain letters, digits and underscores",
+    ],
     ['a command without a description', { commands: [{ command_name: 'help' }] }, "The parameter commands[0]['command_description'] is required."],
-    ['a repeated command', { commands: [{ command_name: 'a', command_description: 'x' }, { command_name: 'a', command_description: 'y' }] }, 'has command_name a twice'],
+    [
+      'a repeated command',
+      {
+        commands: [
+          { command_name: 'a', command_description: 'x' },
+          { command_name: 'a', command_description: 'y' },
+        ],
+      },
+      'has command_name a twice',
+    ],
     ['nothing to set', {}, 'At least one of enable_welcome_message, prompts, commands is required.'],
   ])('rejects %s', async (_case, body, message) => {
     const result = await configure(body);
@@ -173,7 +202,12 @@ describe('block_users', () => {
     const added = await block('POST', [`+${RECIPIENT}`, '15550009999']);
     expect(added.body).toEqual({
       messaging_product: 'whatsapp',
-      block_users: { added_users: [{ input: `+${RECIPIENT}`, wa_id: RECIPIENT }, { input: '15550009999', wa_id: '15550009999' }] },
+      block_users: {
+        added_users: [
+          { input: `+${RECIPIENT}`, wa_id: RECIPIENT },
+          { input: '15550009999', wa_id: '15550009999' },
+        ],
+      },
     });
     const listed = await client.graph('GET', `/${PHONE_ID}/block_users`);
     expect(listed.body.data).toEqual([
@@ -239,8 +273,12 @@ describe('subscribed_apps', () => {
   });
 
   it('needs a verify token with an override URL, which must be HTTPS', async () => {
-    expect((await client.graph('POST', `/${WABA_ID}/subscribed_apps`, { body: { override_callback_uri: 'https://a.example' } })).body.error.message).toContain('verify_token is required');
-    expect((await client.graph('POST', `/${WABA_ID}/subscribed_apps`, { body: { override_callback_uri: 'ftp://a.example', verify_token: 't' } })).body.error.message).toContain('must be an HTTPS URL');
+    expect((await client.graph('POST', `/${WABA_ID}/subscribed_apps`, { body: { override_callback_uri: 'https://a.example' } })).body.error.message).toContain(
+      'verify_token is required',
+    );
+    expect(
+      (await client.graph('POST', `/${WABA_ID}/subscribed_apps`, { body: { override_callback_uri: 'ftp://a.example', verify_token: 't' } })).body.error.message,
+    ).toContain('must be an HTTPS URL');
     expectGraphError(await client.graph('POST', `/${WABA_ID}/subscribed_apps`, { token: OTHER_TOKEN }), 401, 190);
   });
 });

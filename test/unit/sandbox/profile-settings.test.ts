@@ -19,7 +19,9 @@ describe('whatsapp_business_profile', () => {
       data: [{ business_profile: { messaging_product: 'whatsapp', about: defaultAbout, websites: [], vertical: 'OTHER' } }],
     });
     // Each requested field once: `about,vertical` answers both, nothing twice.
-    expect((await profile('?fields=about,vertical')).body).toEqual({ data: [{ business_profile: { messaging_product: 'whatsapp', about: defaultAbout, vertical: 'OTHER' } }] });
+    expect((await profile('?fields=about,vertical')).body).toEqual({
+      data: [{ business_profile: { messaging_product: 'whatsapp', about: defaultAbout, vertical: 'OTHER' } }],
+    });
     const update = {
       about: 'Fresh flowers daily',
       address: '1 Market Street',
@@ -71,7 +73,9 @@ describe('whatsapp_business_profile', () => {
   });
 
   it('rejects unknown fields and other accounts', async () => {
-    expect((await profile('?fields=about,colour')).body.error.message).toBe('(#100) Tried accessing nonexisting field (colour) on node type (WhatsAppBusinessProfile)');
+    expect((await profile('?fields=about,colour')).body.error.message).toBe(
+      '(#100) Tried accessing nonexisting field (colour) on node type (WhatsAppBusinessProfile)',
+    );
     expectGraphError(await client.graph('GET', `/${PHONE_ID}/whatsapp_business_profile`, { token: OTHER_TOKEN }), 401, 190);
   });
 });
@@ -90,12 +94,20 @@ describe('settings', () => {
   });
 
   it('updates calling, identity change, payload encryption and storage', async () => {
-    expect((await update({ calling: { status: 'enabled', call_icon_visibility: 'hidden', video: { status: 'enabled' }, srtp_key_exchange_protocol: 'DTLS-SRTP' } })).body).toEqual({ success: true });
+    expect(
+      (await update({ calling: { status: 'enabled', call_icon_visibility: 'hidden', video: { status: 'enabled' }, srtp_key_exchange_protocol: 'DTLS-SRTP' } }))
+        .body,
+    ).toEqual({ success: true });
     await update({ user_identity_change: { enabled: true } });
     await update({ payload_encryption: { status: 'enabled', client_encryption_key: 'LS0tLS1CRUdJTg==' } });
     await update({ storage_configuration: { enabled: true, region: 'IN' } });
     const read = (await settings()).body;
-    expect(read.calling).toMatchObject({ status: 'enabled', call_icon_visibility: 'hidden', video: { status: 'enabled' }, srtp_key_exchange_protocol: 'DTLS-SRTP' });
+    expect(read.calling).toMatchObject({
+      status: 'enabled',
+      call_icon_visibility: 'hidden',
+      video: { status: 'enabled' },
+      srtp_key_exchange_protocol: 'DTLS-SRTP',
+    });
     expect(read.user_identity_change).toEqual({ enabled: true });
     // Meta shows a fingerprint of the client key, never the key.
     expect(read.payload_encryption).toEqual({ status: 'enabled', client_encryption_key_fingerprint: expect.stringMatching(/^SHA256:/) });

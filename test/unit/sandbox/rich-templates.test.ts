@@ -56,11 +56,17 @@ const completeSends: Record<string, unknown[]> = {
 
 function templateSend(name: string, components: unknown[]) {
   const template = demoRichTemplates().find((candidate) => candidate.name === name)!;
-  return { messaging_product: 'whatsapp', recipient_type: 'individual', to: RECIPIENT, type: 'template', template: { name, language: { code: template.language }, components } };
+  return {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to: RECIPIENT,
+    type: 'template',
+    template: { name, language: { code: template.language }, components },
+  };
 }
 
 describe("the demo tenant's rich templates", () => {
-  it('are on Demo Retail\'s account, APPROVED, with their ids in demoIds', () => {
+  it("are on Demo Retail's account, APPROVED, with their ids in demoIds", () => {
     const retail = demoRetailAccount();
     for (const template of demoRichTemplates()) {
       expect(retail.templates).toContainEqual(template);
@@ -70,15 +76,24 @@ describe("the demo tenant's rich templates", () => {
     expect(demoRichTemplates().map((template) => template.name)).toEqual(Object.keys(completeSends));
   });
 
-  it.each(demoRichTemplates().map((template) => [template.name, template] as const))('%s passes the sandbox\'s creation checks and reads back as defined', async (name, template) => {
-    const created = await client.graph('POST', `/${demoIds.wabaId}/message_templates`, {
-      body: { name: `${name}_copy`, language: template.language, category: template.category, components: template.components, ...(template.parameterFormat ? { parameter_format: template.parameterFormat } : {}) },
-    });
-    expect(created.status).toBe(200);
-    expect(created.body).toEqual({ id: expect.any(String), status: 'PENDING', category: template.category });
-    const read = await client.graph('GET', `/${created.body.id}?fields=components,parameter_format`);
-    expect(read.body).toEqual({ id: created.body.id, components: template.components, parameter_format: template.parameterFormat ?? 'POSITIONAL' });
-  });
+  it.each(demoRichTemplates().map((template) => [template.name, template] as const))(
+    "%s passes the sandbox's creation checks and reads back as defined",
+    async (name, template) => {
+      const created = await client.graph('POST', `/${demoIds.wabaId}/message_templates`, {
+        body: {
+          name: `${name}_copy`,
+          language: template.language,
+          category: template.category,
+          components: template.components,
+          ...(template.parameterFormat ? { parameter_format: template.parameterFormat } : {}),
+        },
+      });
+      expect(created.status).toBe(200);
+      expect(created.body).toEqual({ id: expect.any(String), status: 'PENDING', category: template.category });
+      const read = await client.graph('GET', `/${created.body.id}?fields=components,parameter_format`);
+      expect(read.body).toEqual({ id: created.body.id, components: template.components, parameter_format: template.parameterFormat ?? 'POSITIONAL' });
+    },
+  );
 
   it.each(Object.entries(completeSends))('%s: a complete send is accepted on /messages', async (name, components) => {
     const result = await client.send(templateSend(name, components));
@@ -104,6 +119,9 @@ describe("the demo tenant's rich templates", () => {
   it('a NAMED send missing the second name answers 131008 naming it', async () => {
     const result = await client.send(templateSend('welcome_named', [{ type: 'body', parameters: [text('Ada', 'first_name')] }]));
     expectGraphError(result, 400, 131008);
-    expect(result.body.error).toMatchObject({ message: '(#131008) Required parameter is missing', error_data: { details: 'body: Parameter name store is missing' } });
+    expect(result.body.error).toMatchObject({
+      message: '(#131008) Required parameter is missing',
+      error_data: { details: 'body: Parameter name store is missing' },
+    });
   });
 });

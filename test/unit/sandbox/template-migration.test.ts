@@ -74,7 +74,12 @@ describe('migrate_message_templates', () => {
     for (const stored of migrated) {
       // Recreated, not moved: new ids, same content, approved.
       expect(stored.id).not.toMatch(/^61/);
-      expect(stored).toMatchObject({ status: 'APPROVED', category: 'UTILITY', language: 'en_US', components: [{ type: 'BODY', text: `Message ${stored.name} {{1}}` }] });
+      expect(stored).toMatchObject({
+        status: 'APPROVED',
+        category: 'UTILITY',
+        language: 'en_US',
+        components: [{ type: 'BODY', text: `Message ${stored.name} {{1}}` }],
+      });
     }
     // The source keeps its templates.
     expect((await client.graph('GET', `/${SOURCE}/message_templates?limit=100`, { token: SOURCE_TOKEN })).body.data).toHaveLength(9);
@@ -115,14 +120,25 @@ describe('migrate_message_templates', () => {
   });
 
   it("needs the destination's token", async () => {
-    expectGraphError(await client.graph('POST', `/${DESTINATION}/migrate_message_templates`, { token: OTHER_TOKEN, body: { source_waba_id: SOURCE } }), 401, 190);
-    expectGraphError(await client.graph('POST', `/${DESTINATION}/migrate_message_templates`, { token: SOURCE_TOKEN, body: { source_waba_id: SOURCE } }), 401, 190);
+    expectGraphError(
+      await client.graph('POST', `/${DESTINATION}/migrate_message_templates`, { token: OTHER_TOKEN, body: { source_waba_id: SOURCE } }),
+      401,
+      190,
+    );
+    expectGraphError(
+      await client.graph('POST', `/${DESTINATION}/migrate_message_templates`, { token: SOURCE_TOKEN, body: { source_waba_id: SOURCE } }),
+      401,
+      190,
+    );
   });
 
   it('pages by the configured templateMigrationPageSize', async () => {
     const small = await startSandboxClient({ accounts: [source(), destination()], templateMigrationPageSize: 2 });
     try {
-      const page = await small.graph('POST', `/${DESTINATION}/migrate_message_templates`, { token: DESTINATION_TOKEN, body: { source_waba_id: SOURCE, page_number: 3 } });
+      const page = await small.graph('POST', `/${DESTINATION}/migrate_message_templates`, {
+        token: DESTINATION_TOKEN,
+        body: { source_waba_id: SOURCE, page_number: 3 },
+      });
       expect(page.body).toEqual({ migrated_templates: ['6100007'], failed_templates: {} });
     } finally {
       await small.close();

@@ -81,7 +81,13 @@ describe('template events', () => {
     expect(post.body.entry[0].changes).toEqual([
       {
         field: 'message_template_quality_update',
-        value: { previous_quality_score: 'UNKNOWN', new_quality_score: 'YELLOW', message_template_id: 3000001, message_template_name: 'order_update', message_template_language: 'en_US' },
+        value: {
+          previous_quality_score: 'UNKNOWN',
+          new_quality_score: 'YELLOW',
+          message_template_id: 3000001,
+          message_template_name: 'order_update',
+          message_template_language: 'en_US',
+        },
       },
     ]);
     const read = await client.graph('GET', `/${ORDER_UPDATE}?fields=quality_score`);
@@ -90,7 +96,13 @@ describe('template events', () => {
   });
 
   it('posts template_category_update: impending changes nothing, completed changes the category', async () => {
-    const impending = await client.sandboxApi('POST', '/webhooks/template-category', { name: 'order_update', language: 'en_US', category: 'MARKETING', stage: 'impending', effectiveAt: 1767225600 });
+    const impending = await client.sandboxApi('POST', '/webhooks/template-category', {
+      name: 'order_update',
+      language: 'en_US',
+      category: 'MARKETING',
+      stage: 'impending',
+      effectiveAt: 1767225600,
+    });
     expect(impending.body).toMatchObject({ stage: 'impending', notified: true });
     await client.sandboxApi('POST', '/webhooks/template-category', { name: 'order_update', language: 'en_US', category: 'MARKETING' });
     await drain();

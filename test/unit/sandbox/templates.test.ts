@@ -1,16 +1,6 @@
 /** Template management: create, validation, review, edit limits, delete, Template Library. */
 import { useSandbox } from '../../support/use-sandbox';
-import {
-  DAY,
-  HOUR,
-  OTHER_TOKEN,
-  PHONE_ID,
-  TestClock,
-  WABA_ID,
-  expectGraphError,
-  templateMessage,
-  fixtureAccounts,
-} from './sandbox-test-helpers';
+import { DAY, HOUR, OTHER_TOKEN, PHONE_ID, TestClock, WABA_ID, expectGraphError, templateMessage, fixtureAccounts } from './sandbox-test-helpers';
 
 const clock = new TestClock();
 let sequence = 0;
@@ -33,7 +23,8 @@ function draft(name: string, overrides: Record<string, unknown> = {}): Record<st
   };
 }
 
-const create = (body: Record<string, unknown>, token?: string) => client.graph('POST', `/${WABA_ID}/message_templates`, { body, ...(token === undefined ? {} : { token }) });
+const create = (body: Record<string, unknown>, token?: string) =>
+  client.graph('POST', `/${WABA_ID}/message_templates`, { body, ...(token === undefined ? {} : { token }) });
 
 describe('POST /{waba-id}/message_templates', () => {
   it('creates a PENDING template that cannot be sent until reviewed', async () => {
@@ -98,22 +89,119 @@ describe('POST /{waba-id}/message_templates', () => {
     ['an unknown category', { category: 'PROMO' }, 'Param category must be one of {MARKETING, UTILITY, AUTHENTICATION}'],
     ['no components', { components: undefined }, 'The parameter components is required'],
     ['no BODY', { components: [{ type: 'FOOTER', text: 'x' }] }, "The parameter components['BODY'] is required"],
-    ['two BODY components', { components: [{ type: 'BODY', text: 'a' }, { type: 'BODY', text: 'b' }] }, 'more than one BODY component'],
+    [
+      'two BODY components',
+      {
+        components: [
+          { type: 'BODY', text: 'a' },
+          { type: 'BODY', text: 'b' },
+        ],
+      },
+      'more than one BODY component',
+    ],
     ['an unknown component type', { components: [{ type: 'SIDEBAR' }] }, "Param components[0]['type'] must be one of"],
-    ['a body over 1024 characters', { components: [{ type: 'BODY', text: 'x'.repeat(1025) }] }, "Param components[0]['text'] must be at most 1024 characters long"],
+    [
+      'a body over 1024 characters',
+      { components: [{ type: 'BODY', text: 'x'.repeat(1025) }] },
+      "Param components[0]['text'] must be at most 1024 characters long",
+    ],
     ['variables without an example', { components: [{ type: 'BODY', text: 'Hi {{1}}' }] }, "example']['body_text'] is required"],
-    ['an example with the wrong count', { components: [{ type: 'BODY', text: 'Hi {{1}} {{2}}', example: { body_text: [['a']] } }] }, 'must give 2 example values'],
-    ['variables with a gap', { components: [{ type: 'BODY', text: 'Hi {{1}} {{3}}', example: { body_text: [['a', 'b']] } }] }, 'numbered sequentially from {{1}}; found {{3}}'],
+    [
+      'an example with the wrong count',
+      { components: [{ type: 'BODY', text: 'Hi {{1}} {{2}}', example: { body_text: [['a']] } }] },
+      'must give 2 example values',
+    ],
+    [
+      'variables with a gap',
+      { components: [{ type: 'BODY', text: 'Hi {{1}} {{3}}', example: { body_text: [['a', 'b']] } }] },
+      'numbered sequentially from {{1}}; found {{3}}',
+    ],
     ['named variables without NAMED', { components: [{ type: 'BODY', text: 'Hi {{first_name}}' }] }, 'set parameter_format to NAMED'],
-    ['a header over 60 characters', { components: [{ type: 'HEADER', format: 'TEXT', text: 'h'.repeat(61) }, { type: 'BODY', text: 'b' }] }, 'at most 60 characters'],
-    ['an image header without a sample', { components: [{ type: 'HEADER', format: 'IMAGE' }, { type: 'BODY', text: 'b' }] }, "header_handle'] is required for IMAGE headers"],
-    ['a footer with a variable', { components: [{ type: 'BODY', text: 'b' }, { type: 'FOOTER', text: 'Bye {{1}}' }] }, 'cannot contain variables'],
-    ['three URL buttons', { components: [{ type: 'BODY', text: 'b' }, { type: 'BUTTONS', buttons: [1, 2, 3].map((n) => ({ type: 'URL', text: `u${n}`, url: 'https://a.example' })) }] }, 'at most 2 URL buttons'],
-    ['a URL variable in the middle', { components: [{ type: 'BODY', text: 'b' }, { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Go', url: 'https://a.example/{{1}}/x', example: ['1'] }] }] }, 'only have one variable, {{1}}, at the end'],
-    ['button text over 25 characters', { components: [{ type: 'BODY', text: 'b' }, { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'q'.repeat(26) }] }] }, 'at most 25 characters'],
-    ['an OTP button outside AUTHENTICATION', { components: [{ type: 'BODY', text: 'b' }, { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE' }] }] }, 'OTP buttons are only allowed in AUTHENTICATION templates'],
-    ['AUTHENTICATION without an OTP button', { category: 'AUTHENTICATION', components: [{ type: 'BODY', add_security_recommendation: true }] }, 'need a BUTTONS component with an OTP button'],
-    ['a FLOW button naming no flow of the WABA', { components: [{ type: 'BODY', text: 'b' }, { type: 'BUTTONS', buttons: [{ type: 'FLOW', text: 'Open', flow_id: '424242' }] }] }, 'does not name a flow of this WhatsApp Business Account'],
+    [
+      'a header over 60 characters',
+      {
+        components: [
+          { type: 'HEADER', format: 'TEXT', text: 'h'.repeat(61) },
+          { type: 'BODY', text: 'b' },
+        ],
+      },
+      'at most 60 characters',
+    ],
+    [
+      'an image header without a sample',
+      {
+        components: [
+          { type: 'HEADER', format: 'IMAGE' },
+          { type: 'BODY', text: 'b' },
+        ],
+      },
+      "header_handle'] is required for IMAGE headers",
+    ],
+    [
+      'a footer with a variable',
+      {
+        components: [
+          { type: 'BODY', text: 'b' },
+          { type: 'FOOTER', text: 'Bye {{1}}' },
+        ],
+      },
+      'cannot contain variables',
+    ],
+    [
+      'three URL buttons',
+      {
+        components: [
+          { type: 'BODY', text: 'b' },
+          { type: 'BUTTONS', buttons: [1, 2, 3].map((n) => ({ type: 'URL', text: `u${n}`, url: 'https://a.example' })) },
+        ],
+      },
+      'at most 2 URL buttons',
+    ],
+    [
+      'a URL variable in the middle',
+      {
+        components: [
+          { type: 'BODY', text: 'b' },
+          { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Go', url: 'https://a.example/{{1}}/x', example: ['1'] }] },
+        ],
+      },
+      'only have one variable, {{1}}, at the end',
+    ],
+    [
+      'button text over 25 characters',
+      {
+        components: [
+          { type: 'BODY', text: 'b' },
+          { type: 'BUTTONS', buttons: [{ type: 'QUICK_REPLY', text: 'q'.repeat(26) }] },
+        ],
+      },
+      'at most 25 characters',
+    ],
+    [
+      'an OTP button outside AUTHENTICATION',
+      {
+        components: [
+          { type: 'BODY', text: 'b' },
+          { type: 'BUTTONS', buttons: [{ type: 'OTP', otp_type: 'COPY_CODE' }] },
+        ],
+      },
+      'OTP buttons are only allowed in AUTHENTICATION templates',
+    ],
+    [
+      'AUTHENTICATION without an OTP button',
+      { category: 'AUTHENTICATION', components: [{ type: 'BODY', add_security_recommendation: true }] },
+      'need a BUTTONS component with an OTP button',
+    ],
+    [
+      'a FLOW button naming no flow of the WABA',
+      {
+        components: [
+          { type: 'BODY', text: 'b' },
+          { type: 'BUTTONS', buttons: [{ type: 'FLOW', text: 'Open', flow_id: '424242' }] },
+        ],
+      },
+      'does not name a flow of this WhatsApp Business Account',
+    ],
     ['a MARKETING TTL below 12 hours', { category: 'MARKETING', message_send_ttl_seconds: 60 }, 'between 43200 and 2592000'],
   ])('rejects %s with code 100', async (_case, overrides, message) => {
     const body = draft(uniqueName(), overrides);
@@ -145,7 +233,8 @@ describe('GET /{waba-id}/message_templates filters', () => {
   it('filters by content, name_or_content and quality_score, and counts with summary=total_count', async () => {
     const name = uniqueName('kiwi');
     await create(draft(name, { components: [{ type: 'BODY', text: 'Your papaya basket is ready.' }] }));
-    const ids = async (query: string) => (await client.graph('GET', `/${WABA_ID}/message_templates?fields=name&${query}`)).body.data.map((t: { name: string }) => t.name);
+    const ids = async (query: string) =>
+      (await client.graph('GET', `/${WABA_ID}/message_templates?fields=name&${query}`)).body.data.map((t: { name: string }) => t.name);
     expect(await ids('content=PAPAYA')).toEqual([name]);
     expect(await ids(`name_or_content=${name}`)).toEqual([name]);
     expect(await ids('name_or_content=papaya basket')).toEqual([name]);
@@ -255,9 +344,21 @@ describe('Template Library', () => {
     expect(all.status).toBe(200);
     expect(all.body.data.length).toBeGreaterThanOrEqual(8);
     expect(all.body.data[0]).toEqual(
-      expect.objectContaining({ id: expect.any(String), name: expect.any(String), language: expect.any(String), category: 'UTILITY', topic: expect.any(String), usecase: expect.any(String), industry: expect.any(Array), body: expect.any(String) }),
+      expect.objectContaining({
+        id: expect.any(String),
+        name: expect.any(String),
+        language: expect.any(String),
+        category: 'UTILITY',
+        topic: expect.any(String),
+        usecase: expect.any(String),
+        industry: expect.any(Array),
+        body: expect.any(String),
+      }),
     );
-    expect(names((await client.graph('GET', '/message_template_library?topic=PAYMENTS&language=en_US')).body)).toEqual(['payment_reminder_1/en_US', 'payment_received_1/en_US']);
+    expect(names((await client.graph('GET', '/message_template_library?topic=PAYMENTS&language=en_US')).body)).toEqual([
+      'payment_reminder_1/en_US',
+      'payment_received_1/en_US',
+    ]);
     expect(names((await client.graph('GET', '/message_template_library?usecase=delivery_failed')).body)).toEqual(['delivery_failed_1/en_US']);
     expect(names((await client.graph('GET', '/message_template_library?search=verification')).body)).toEqual(['verification_code_1/en_US']);
     expect(names((await client.graph('GET', '/message_template_library?industry=HEALTH')).body)).toEqual(['appointment_reminder_1/en_US']);
@@ -275,7 +376,9 @@ describe('Template Library', () => {
       language: 'en_US',
       category: 'UTILITY',
       library_template_name: 'order_shipped_1',
-      library_template_button_inputs: [{ type: 'URL', url: { base_url: 'https://shop.example.com/track/{{1}}', url_suffix_example: 'https://shop.example.com/track/A1' } }],
+      library_template_button_inputs: [
+        { type: 'URL', url: { base_url: 'https://shop.example.com/track/{{1}}', url_suffix_example: 'https://shop.example.com/track/A1' } },
+      ],
     });
     expect(created.body).toEqual({ id: expect.any(String), status: 'APPROVED', category: 'UTILITY' });
     const stored = await client.graph('GET', `/${WABA_ID}/message_templates?name=${name}`);
@@ -283,7 +386,10 @@ describe('Template Library', () => {
     expect(stored.body.data[0].components).toEqual([
       { type: 'HEADER', format: 'TEXT', text: 'Your order is on its way' },
       { type: 'BODY', text: 'Good news, {{1}}! Order {{2}} has shipped and should arrive by {{3}}.', example: { body_text: [['Maria', '#48213', 'Friday']] } },
-      { type: 'BUTTONS', buttons: [{ type: 'URL', text: 'Track shipment', url: 'https://shop.example.com/track/{{1}}', example: ['https://shop.example.com/track/A1'] }] },
+      {
+        type: 'BUTTONS',
+        buttons: [{ type: 'URL', text: 'Track shipment', url: 'https://shop.example.com/track/{{1}}', example: ['https://shop.example.com/track/A1'] }],
+      },
     ]);
     // Usable right away: library content is pre-approved. The URL button has a variable, so the send fills it.
     const send = templateMessage(name, 'en_US', ['Ann', '#1', 'Monday']) as { template: { components: unknown[] } };
@@ -319,11 +425,19 @@ describe('Template Library', () => {
 
   it.each<[string, Record<string, unknown>, string]>([
     ['a missing URL input', { library_template_name: 'order_shipped_1' }, 'library_template_button_inputs (a URL input for button 1'],
-    ['an input for a button the template lacks', { library_template_name: 'payment_received_1', library_template_button_inputs: [{ type: 'URL', url: { base_url: 'https://a.example' } }] }, 'has no such button'],
+    [
+      'an input for a button the template lacks',
+      { library_template_name: 'payment_received_1', library_template_button_inputs: [{ type: 'URL', url: { base_url: 'https://a.example' } }] },
+      'has no such button',
+    ],
     ['a category other than the library template', { library_template_name: 'payment_received_1', category: 'MARKETING' }, 'Param category must be UTILITY'],
     ['an unknown library template', { library_template_name: 'no_such_template' }, 'has no template no_such_template in en_US'],
     ['a language the library template lacks', { library_template_name: 'payment_received_1', language: 'de' }, 'has no template payment_received_1 in de'],
-    ['an http base URL', { library_template_name: 'order_shipped_1', library_template_button_inputs: [{ type: 'URL', url: { base_url: 'http://a.example' } }] }, "base_url'] must be an https:// URL"],
+    [
+      'an http base URL',
+      { library_template_name: 'order_shipped_1', library_template_button_inputs: [{ type: 'URL', url: { base_url: 'http://a.example' } }] },
+      "base_url'] must be an https:// URL",
+    ],
   ])('rejects %s', async (_case, overrides, message) => {
     const result = await create({ name: uniqueName('lib'), language: 'en_US', category: 'UTILITY', ...overrides });
     expectGraphError(result, 400, 100);

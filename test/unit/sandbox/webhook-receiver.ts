@@ -48,4 +48,3 @@ export class Receiver {
     return this.received.flatMap((post) => post.body.entry.flatMap((entry: any) => entry.changes.flatMap((change: any) => change.value.statuses ?? [])));
   }
 }
-

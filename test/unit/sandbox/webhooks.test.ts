@@ -53,13 +53,25 @@ describe('status webhooks of an accepted send', () => {
       expect(post.signature).toBe(expected);
       expect(post.body).toMatchObject({
         object: 'whatsapp_business_account',
-        entry: [{ id: WABA_ID, changes: [{ field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550001001', phone_number_id: PHONE_ID } } }] }],
+        entry: [
+          {
+            id: WABA_ID,
+            changes: [
+              { field: 'messages', value: { messaging_product: 'whatsapp', metadata: { display_phone_number: '15550001001', phone_number_id: PHONE_ID } } },
+            ],
+          },
+        ],
       });
     }
     const statuses = receiver.statuses();
     expect(statuses.map((status) => status.status)).toEqual(['sent', 'delivered', 'read']);
     for (const status of statuses) {
-      expect(status).toMatchObject({ id: messageId, recipient_id: RECIPIENT, biz_opaque_callback_data: 'b1:job-1:0:7', timestamp: expect.stringMatching(/^\d{10}$/) });
+      expect(status).toMatchObject({
+        id: messageId,
+        recipient_id: RECIPIENT,
+        biz_opaque_callback_data: 'b1:job-1:0:7',
+        timestamp: expect.stringMatching(/^\d{10}$/),
+      });
       expect(status.errors).toBeUndefined();
     }
     const [sent, delivered, read] = statuses;
@@ -108,7 +120,13 @@ describe('status webhooks of an accepted send', () => {
       for (let index = 0; index < 8; index += 1) ids.push(await sendText(`1555000${String(index).padStart(4, '0')}`));
       await drain();
       const statuses = receiver.statuses();
-      return ids.map((id) => statuses.filter((status) => status.id === id).map((status) => status.status).sort().join(','));
+      return ids.map((id) =>
+        statuses
+          .filter((status) => status.id === id)
+          .map((status) => status.status)
+          .sort()
+          .join(','),
+      );
     };
     const first = await fates();
     const second = await fates();
@@ -147,7 +165,11 @@ describe('async failures per recipient', () => {
     await drain();
     const statuses = receiver.statuses();
     expect(statuses.map((status) => status.status)).toEqual(['sent', 'failed']);
-    expect(statuses[1]).toMatchObject({ id: messageId, recipient_id: RECIPIENT, errors: [{ code, title, message: title, error_data: { details: expect.any(String) }, href: expect.any(String) }] });
+    expect(statuses[1]).toMatchObject({
+      id: messageId,
+      recipient_id: RECIPIENT,
+      errors: [{ code, title, message: title, error_data: { details: expect.any(String) }, href: expect.any(String) }],
+    });
     expect(statuses[1].pricing).toBeUndefined();
   });
 
@@ -157,7 +179,11 @@ describe('async failures per recipient', () => {
     const other = await sendText('15559990000');
     const later = await sendText();
     await drain();
-    const statusesOf = (id: string) => receiver.statuses().filter((status) => status.id === id).map((status) => status.status);
+    const statusesOf = (id: string) =>
+      receiver
+        .statuses()
+        .filter((status) => status.id === id)
+        .map((status) => status.status);
     expect(statusesOf(failed)).toEqual(['sent', 'failed']);
     expect(statusesOf(other)).toEqual(['sent', 'delivered', 'read']);
     expect(statusesOf(later)).toEqual(['sent', 'delivered', 'read']);
@@ -169,7 +195,12 @@ describe('duplicates, reordering and lateness', () => {
     await client.sandboxApi('POST', '/webhooks', { duplicateRate: 1 });
     await sendText();
     await drain();
-    expect(receiver.statuses().map((status) => status.status).sort()).toEqual(['delivered', 'delivered', 'read', 'read', 'sent', 'sent']);
+    expect(
+      receiver
+        .statuses()
+        .map((status) => status.status)
+        .sort(),
+    ).toEqual(['delivered', 'delivered', 'read', 'read', 'sent', 'sent']);
     expect(new Set(receiver.received.map((post) => post.raw)).size).toBe(3);
   });
 
@@ -253,7 +284,12 @@ describe('delivery to the receiver', () => {
 
 describe('injected events', () => {
   it('posts an inbound text message with the sender’s contact', async () => {
-    const injected = await client.sandboxApi('POST', '/webhooks/inbound', { phoneNumberId: PHONE_ID, from: '+15557654321', text: 'Hi there', profileName: 'Ann' });
+    const injected = await client.sandboxApi('POST', '/webhooks/inbound', {
+      phoneNumberId: PHONE_ID,
+      from: '+15557654321',
+      text: 'Hi there',
+      profileName: 'Ann',
+    });
     expect(injected).toMatchObject({ status: 200, body: { messageId: expect.stringMatching(/^wamid\./) } });
     await drain();
     expect(receiver.received).toHaveLength(1);
@@ -271,7 +307,16 @@ describe('injected events', () => {
                 messaging_product: 'whatsapp',
                 metadata: { display_phone_number: '15550001001', phone_number_id: PHONE_ID },
                 contacts: [{ profile: { name: 'Ann' }, wa_id: '15557654321', user_id: bsuidOf('9000001', '15557654321') }],
-                messages: [{ from: '15557654321', from_user_id: bsuidOf('9000001', '15557654321'), id: injected.body.messageId, timestamp: expect.stringMatching(/^\d{10}$/), type: 'text', text: { body: 'Hi there' } }],
+                messages: [
+                  {
+                    from: '15557654321',
+                    from_user_id: bsuidOf('9000001', '15557654321'),
+                    id: injected.body.messageId,
+                    timestamp: expect.stringMatching(/^\d{10}$/),
+                    type: 'text',
+                    text: { body: 'Hi there' },
+                  },
+                ],
               },
             },
           ],
@@ -281,10 +326,13 @@ describe('injected events', () => {
   });
 
   it('posts replies as Meta shapes them: a text with context, a template quick-reply tap, an interactive button reply', async () => {
-    const inbound = (extra: Record<string, unknown>) => client.sandboxApi('POST', '/webhooks/inbound', { phoneNumberId: PHONE_ID, from: '15557654321', ...extra });
+    const inbound = (extra: Record<string, unknown>) =>
+      client.sandboxApi('POST', '/webhooks/inbound', { phoneNumberId: PHONE_ID, from: '15557654321', ...extra });
     expect((await inbound({ text: 'Yes!', context: { id: 'wamid.OUR1' } })).status).toBe(200);
     expect((await inbound({ context: { id: 'wamid.OUR2' }, button: { payload: 'YES-1', text: 'Yes' } })).status).toBe(200);
-    expect((await inbound({ context: { id: 'wamid.OUR3' }, interactive: { type: 'button_reply', button_reply: { id: 'opt-2', title: 'Later' } } })).status).toBe(200);
+    expect(
+      (await inbound({ context: { id: 'wamid.OUR3' }, interactive: { type: 'button_reply', button_reply: { id: 'opt-2', title: 'Later' } } })).status,
+    ).toBe(200);
     // A tap names the message whose button was tapped; a malformed part is refused.
     expect((await inbound({ button: { payload: 'YES-1', text: 'Yes' } })).status).toBe(400);
     expect((await inbound({ text: 'x', context: { id: '' } })).status).toBe(400);
@@ -294,7 +342,11 @@ describe('injected events', () => {
     expect(messages).toEqual([
       expect.objectContaining({ type: 'text', text: { body: 'Yes!' }, context: context('wamid.OUR1') }),
       expect.objectContaining({ type: 'button', button: { payload: 'YES-1', text: 'Yes' }, context: context('wamid.OUR2') }),
-      expect.objectContaining({ type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'opt-2', title: 'Later' } }, context: context('wamid.OUR3') }),
+      expect.objectContaining({
+        type: 'interactive',
+        interactive: { type: 'button_reply', button_reply: { id: 'opt-2', title: 'Later' } },
+        context: context('wamid.OUR3'),
+      }),
     ]);
   });
 
@@ -340,7 +392,10 @@ describe('injected events', () => {
 
   it('refuses an unknown template, a wrong account or an unknown status', async () => {
     expect((await client.sandboxApi('POST', '/webhooks/template-status', { name: 'nope', language: 'en_US', status: 'PAUSED' })).status).toBe(404);
-    expect((await client.sandboxApi('POST', '/webhooks/template-status', { wabaId: OTHER_WABA_ID, name: 'order_update', language: 'en_US', status: 'PAUSED' })).status).toBe(404);
+    expect(
+      (await client.sandboxApi('POST', '/webhooks/template-status', { wabaId: OTHER_WABA_ID, name: 'order_update', language: 'en_US', status: 'PAUSED' }))
+        .status,
+    ).toBe(404);
     expect((await client.sandboxApi('POST', '/webhooks/template-status', { name: 'order_update', language: 'en_US', status: 'SLEEPY' })).status).toBe(400);
   });
 });

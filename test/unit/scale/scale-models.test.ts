@@ -37,7 +37,10 @@ describe('scale models', () => {
   it('fair queues: a backlogged group does not delay another group (and without groups it does)', () => {
     for (const fair of [true, false]) {
       const queue = new SqsModel<string>(new VirtualScheduler(0), { ...queueSettings, fair });
-      queue.send(Array.from({ length: 100 }, (_, index) => `big-${index}`), 'org_big');
+      queue.send(
+        Array.from({ length: 100 }, (_, index) => `big-${index}`),
+        'org_big',
+      );
       queue.send(['small'], 'org_small');
       const order = queue.receive(10).map((entry) => entry.message.body);
       expect(order.includes('small')).toBe(fair);
@@ -61,12 +64,30 @@ describe('scale models', () => {
   it('the event source never runs more than its ceiling, scaling up from its first pollers', async () => {
     const time = new VirtualScheduler(0);
     const queue = new SqsModel<number>(time, { ...queueSettings, fair: false });
-    const settings = { name: 'f', maxConcurrency: 12, batchSize: 1, timeoutMs: 60_000, initialConcurrency: 5, scaleUpPerMinute: 300, coldStartMedianMs: 100, pollDelayMs: 20 };
-    const model = new LambdaEventSourceModel(time, queue, settings, async () => {
-      await time.sleep(2_000);
-      return { failedIds: [] };
-    }, mulberry32(3));
-    queue.send(Array.from({ length: 200 }, (_, index) => index), 'org');
+    const settings = {
+      name: 'f',
+      maxConcurrency: 12,
+      batchSize: 1,
+      timeoutMs: 60_000,
+      initialConcurrency: 5,
+      scaleUpPerMinute: 300,
+      coldStartMedianMs: 100,
+      pollDelayMs: 20,
+    };
+    const model = new LambdaEventSourceModel(
+      time,
+      queue,
+      settings,
+      async () => {
+        await time.sleep(2_000);
+        return { failedIds: [] };
+      },
+      mulberry32(3),
+    );
+    queue.send(
+      Array.from({ length: 200 }, (_, index) => index),
+      'org',
+    );
     await time.runUntil(500);
     expect(model.running).toBe(5);
     await time.runUntil(120_000);
@@ -87,7 +108,12 @@ describe('scale models', () => {
 
   it('Meta refuses sends over the number rate with 130429 and records each taken send once', async () => {
     const time = new VirtualScheduler(0);
-    const meta = new MetaModel(time, { latencyMedianMs: 200, latencySigma: 0.1, tailShare: 0, tailMedianMs: 1_000, burstSeconds: 1, faultShare: 0, faultedNumbers: new Set() }, () => 10, mulberry32(5));
+    const meta = new MetaModel(
+      time,
+      { latencyMedianMs: 200, latencySigma: 0.1, tailShare: 0, tailMedianMs: 1_000, burstSeconds: 1, faultShare: 0, faultedNumbers: new Set() },
+      () => 10,
+      mulberry32(5),
+    );
     const sends = Array.from({ length: 15 }, (_, index) => meta.sendMessage('pn', { biz_opaque_callback_data: `b1:j:0:${index}` }, { accessToken: 't' }));
     await time.runUntil(5_000);
     const outcomes = await Promise.all(sends);

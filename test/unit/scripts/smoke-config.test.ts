@@ -40,7 +40,12 @@ describe('smoke configuration', () => {
       docs: 'https://d.execute-api.eu-west-1.amazonaws.com/docs',
       clicks: 'https://c.execute-api.eu-west-1.amazonaws.com/l',
     });
-    expect(config).toMatchObject({ template: { name: 'order_update', parameters: ['Ada', 'A-17'] }, recipientCount: 1001, countryCode: '91', webhookVerifyToken: undefined });
+    expect(config).toMatchObject({
+      template: { name: 'order_update', parameters: ['Ada', 'A-17'] },
+      recipientCount: 1001,
+      countryCode: '91',
+      webhookVerifyToken: undefined,
+    });
   });
 
   it('names every missing value at once', () => {
@@ -57,8 +62,15 @@ describe('smoke configuration', () => {
       join(demoDirectory, 'demo.json'),
       JSON.stringify({
         baseUrl: 'http://127.0.0.1:3000',
-        apiKey: 'bk_demo', orgToken: 'ot', accessToken: 'at', v1ApiKey: 'v1', webhookVerifyToken: 'vt', wabaId: 'w',
-        phoneNumbers: ['15550100001'], phoneNumberIds: ['p1'], employees: ['a@x', 'c@x'],
+        apiKey: 'bk_demo',
+        orgToken: 'ot',
+        accessToken: 'at',
+        v1ApiKey: 'v1',
+        webhookVerifyToken: 'vt',
+        wabaId: 'w',
+        phoneNumbers: ['15550100001'],
+        phoneNumberIds: ['p1'],
+        employees: ['a@x', 'c@x'],
         templates: [
           { name: 'welcome_message', language: 'en_US', category: 'UTILITY', placeholders: 0, status: 'APPROVED' },
           { name: 'holiday_offer', language: 'en', category: 'MARKETING', placeholders: 1, status: 'PENDING' },
@@ -77,7 +89,10 @@ describe('smoke configuration', () => {
   });
 
   it('reads options from argv first, then SMOKE_* variables; refuses unknown options and bad numbers', () => {
-    expect(readSmokeOptions(['--api-key', 'bk_arg'], { SMOKE_API_KEY: 'bk_env', SMOKE_ORG_TOKEN: 'ot_env' })).toEqual({ 'api-key': 'bk_arg', 'org-token': 'ot_env' });
+    expect(readSmokeOptions(['--api-key', 'bk_arg'], { SMOKE_API_KEY: 'bk_env', SMOKE_ORG_TOKEN: 'ot_env' })).toEqual({
+      'api-key': 'bk_arg',
+      'org-token': 'ot_env',
+    });
     expect(() => readSmokeOptions(['--api-keys', 'x'], {})).toThrow(/Unknown option '--api-keys'/);
     expect(() => resolveSmokeConfig({ ...allOptions, recipients: '0' }, emptyDirectory())).toThrow(/--recipients must be a positive integer/);
   });

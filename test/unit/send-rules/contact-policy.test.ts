@@ -53,11 +53,19 @@ describe('the contact policy', () => {
   });
 });
 
-describe('the operators\' set-contact-policy', () => {
+describe("the operators' set-contact-policy", () => {
   it('sets a policy from flags (categories comma-separated), shows it, and removes it with --off', async () => {
     const p = ports();
-    const set = await runContactPolicyAdminCommand(p, 'set-contact-policy', { org: 'org_1', 'marketing-per-person': '2', 'per-days': '7', categories: 'marketing, utility' });
-    expect(set).toEqual({ organizationId: 'org_1', policy: { marketingPerPerson: 2, perDays: 7, categories: ['MARKETING', 'UTILITY'], updatedAt: now.toISOString(), updatedBy: 'admin' } });
+    const set = await runContactPolicyAdminCommand(p, 'set-contact-policy', {
+      org: 'org_1',
+      'marketing-per-person': '2',
+      'per-days': '7',
+      categories: 'marketing, utility',
+    });
+    expect(set).toEqual({
+      organizationId: 'org_1',
+      policy: { marketingPerPerson: 2, perDays: 7, categories: ['MARKETING', 'UTILITY'], updatedAt: now.toISOString(), updatedBy: 'admin' },
+    });
     await expect(runContactPolicyAdminCommand(p, 'show-contact-policy', { org: 'org_1' })).resolves.toMatchObject({ policy: { marketingPerPerson: 2 } });
     await expect(runContactPolicyAdminCommand(p, 'set-contact-policy', { org: 'org_1', off: '' })).resolves.toEqual({ organizationId: 'org_1', policy: null });
     await expect(p.policies.policyOf('org_1')).resolves.toBeUndefined();

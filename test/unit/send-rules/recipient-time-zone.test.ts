@@ -1,4 +1,11 @@
-import { countryMainZone, isKnownZone, MAIN_ZONE_OF_COUNTRY, recipientTimeZone, UNKNOWN_ZONE, zoneOfNumber } from '../../../shared/send-rules/recipient-time-zone';
+import {
+  countryMainZone,
+  isKnownZone,
+  MAIN_ZONE_OF_COUNTRY,
+  recipientTimeZone,
+  UNKNOWN_ZONE,
+  zoneOfNumber,
+} from '../../../shared/send-rules/recipient-time-zone';
 
 describe('a recipient time zone', () => {
   it('is the timeZone attribute when it is a valid IANA zone', () => {

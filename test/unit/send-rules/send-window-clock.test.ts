@@ -25,12 +25,18 @@ describe('send window clock', () => {
 
   it('an always-open window closes no sooner than a week on; days in a row join', () => {
     expect(windowState({ from: '00:00', to: '24:00' }, 'UTC', at('2026-06-06T10:00:00Z'))).toEqual({ open: true, closesAt: at('2026-06-14T00:00:00Z') });
-    expect(windowState({ from: '00:00', to: '24:00', days: ['sat', 'sun'] }, 'UTC', at('2026-06-06T10:00:00Z'))).toEqual({ open: true, closesAt: at('2026-06-08T00:00:00Z') });
+    expect(windowState({ from: '00:00', to: '24:00', days: ['sat', 'sun'] }, 'UTC', at('2026-06-06T10:00:00Z'))).toEqual({
+      open: true,
+      closesAt: at('2026-06-08T00:00:00Z'),
+    });
   });
 
   it('keeps to its days and to 24:00', () => {
     // 2026-06-06 is a Saturday: a weekday window opens on Monday.
-    expect(windowState({ ...nineToEight, days: ['mon', 'tue', 'wed', 'thu', 'fri'] }, 'UTC', at('2026-06-06T10:00:00Z'))).toEqual({ open: false, opensAt: at('2026-06-08T09:00:00Z') });
+    expect(windowState({ ...nineToEight, days: ['mon', 'tue', 'wed', 'thu', 'fri'] }, 'UTC', at('2026-06-06T10:00:00Z'))).toEqual({
+      open: false,
+      opensAt: at('2026-06-08T09:00:00Z'),
+    });
     expect(windowState({ from: '18:00', to: '24:00' }, 'UTC', at('2026-06-06T23:59:00Z'))).toEqual({ open: true, closesAt: at('2026-06-07T00:00:00Z') });
   });
 
@@ -39,7 +45,10 @@ describe('send window clock', () => {
     expect(windowState(nineToEight, 'America/New_York', at('2026-03-07T12:00:00Z'))).toEqual({ open: false, opensAt: at('2026-03-07T14:00:00Z') });
     expect(windowState(nineToEight, 'America/New_York', at('2026-03-08T12:00:00Z'))).toEqual({ open: false, opensAt: at('2026-03-08T13:00:00Z') });
     // A time inside the skipped hour moves by the jump: 02:30 reads 03:30 EDT.
-    expect(windowState({ from: '02:30', to: '05:00' }, 'America/New_York', at('2026-03-08T05:00:00Z'))).toEqual({ open: false, opensAt: at('2026-03-08T07:30:00Z') });
+    expect(windowState({ from: '02:30', to: '05:00' }, 'America/New_York', at('2026-03-08T05:00:00Z'))).toEqual({
+      open: false,
+      opensAt: at('2026-03-08T07:30:00Z'),
+    });
     // London's autumn change: the 20:00 close is one hour later in UTC after it.
     expect(windowState(nineToEight, 'Europe/London', at('2026-10-26T12:00:00Z'))).toEqual({ open: true, closesAt: at('2026-10-26T20:00:00Z') });
   });
@@ -50,8 +59,19 @@ describe('send window clock', () => {
     expect(windowZone(nineToEight, () => 'Asia/Calcutta')).toBe('Asia/Calcutta');
   });
 
-  const zones = fc.constantFrom('Asia/Calcutta', 'Europe/London', 'America/New_York', 'America/Los_Angeles', 'Australia/Lord_Howe', 'Pacific/Chatham', 'UTC', 'America/Santiago');
-  const time = fc.tuple(fc.integer({ min: 0, max: 23 }), fc.constantFrom(0, 15, 30, 45)).map(([hour, minute]) => `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`);
+  const zones = fc.constantFrom(
+    'Asia/Calcutta',
+    'Europe/London',
+    'America/New_York',
+    'America/Los_Angeles',
+    'Australia/Lord_Howe',
+    'Pacific/Chatham',
+    'UTC',
+    'America/Santiago',
+  );
+  const time = fc
+    .tuple(fc.integer({ min: 0, max: 23 }), fc.constantFrom(0, 15, 30, 45))
+    .map(([hour, minute]) => `${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`);
   const windows = fc
     .record({ from: time, to: fc.oneof(time, fc.constant('24:00')), days: fc.option(fc.subarray([...WEEKDAYS], { minLength: 1 }), { nil: undefined }) })
     .filter((window) => window.from !== window.to)

@@ -35,7 +35,14 @@ describe('the job summary of waiting recipients', () => {
       ]),
     );
     expect(status).toBe('PROCESSING');
-    expect(summary).toMatchObject({ sent: 1, pending: 4, waitingForWindow: 2, nextWindowAt: '2026-03-01T12:30:00.000Z', deferredByCap: 1, nextCapAt: '2026-03-05T00:00:00.000Z' });
+    expect(summary).toMatchObject({
+      sent: 1,
+      pending: 4,
+      waitingForWindow: 2,
+      nextWindowAt: '2026-03-01T12:30:00.000Z',
+      deferredByCap: 1,
+      nextCapAt: '2026-03-05T00:00:00.000Z',
+    });
   });
 
   it('says nothing when nobody waits (no answer changes)', () => {
@@ -49,9 +56,15 @@ describe('the job summary of waiting recipients', () => {
 describe('the recipients list of waiting recipients', () => {
   it('lists an unclaimed recipient with a waiting code WAITING with waitingUntil; filter and CSV', async () => {
     const broadcasts = new InMemoryBroadcastRepository();
-    const job = newJob({ kind: 'template', broadcastName: 'b', template: { name: 't', language: 'en_US', category: 'UTILITY', id: 'tpl_1' } }, { jobId: 'pub_w1', organizationId: ORG, sender: SENDER, totalRecipients: 3, exposed: false, now: clock.now() });
+    const job = newJob(
+      { kind: 'template', broadcastName: 'b', template: { name: 't', language: 'en_US', category: 'UTILITY', id: 'tpl_1' } },
+      { jobId: 'pub_w1', organizationId: ORG, sender: SENDER, totalRecipients: 3, exposed: false, now: clock.now() },
+    );
     const listed = [0, 1, 2].map((index) => ({ index, countryCode: '1', toPhoneNumber: `21255500${index}0` }));
-    await recordAndFanOut({ broadcasts, queue: new RecordingOutboundQueue(), clock }, { job, listed, recipients: listed.map(({ index, countryCode, toPhoneNumber }) => ({ index, to: countryCode + toPhoneNumber, parameters: [] })) });
+    await recordAndFanOut(
+      { broadcasts, queue: new RecordingOutboundQueue(), clock },
+      { job, listed, recipients: listed.map(({ index, countryCode, toPhoneNumber }) => ({ index, to: countryCode + toPhoneNumber, parameters: [] })) },
+    );
     await broadcasts.recordWaiting('pub_w1', [
       { index: 1, code: tallyCodes.waitingForWindow(at('2026-03-01T14:00:00Z')) },
       { index: 2, code: tallyCodes.waitingForCap(at('2026-03-03T00:00:00Z')) },
@@ -72,7 +85,13 @@ describe('the recipients list of waiting recipients', () => {
 });
 
 describe('the dry run plan of a send window', () => {
-  const recipients = [{ to: '919800000001' }, { to: '919800000002' }, { to: '12125550123' }, { to: '14155550123' }, { to: '447700900123', timeZone: 'Asia/Tokyo' }];
+  const recipients = [
+    { to: '919800000001' },
+    { to: '919800000002' },
+    { to: '12125550123' },
+    { to: '14155550123' },
+    { to: '447700900123', timeZone: 'Asia/Tokyo' },
+  ];
 
   it('counts who goes now and when the rest go, earliest first', () => {
     // 09:00Z: 14:30 in India, 04:00 in New York, 01:00 in Los Angeles, 18:00 in Tokyo.

@@ -12,7 +12,13 @@ function setup(rate = 20, budget = chunkWorkerBudget(policy), options: { firstBl
   const time = new VirtualTime(START);
   const pacer = new InMemorySendPacer();
   const random = jest.fn(() => 0.5);
-  const session = openSendSession({ pacer, clock: time, sleep: time.sleep, random }, { accountKey: 'waba_1', messagesPerSecond: rate }, policy, budget, options);
+  const session = openSendSession(
+    { pacer, clock: time, sleep: time.sleep, random },
+    { accountKey: 'waba_1', messagesPerSecond: rate },
+    policy,
+    budget,
+    options,
+  );
   /** A send that answers the scripted outcomes in order (then accepted), recording when it was made. */
   const scripted = (...outcomes: SendOutcome[]) => {
     const at: number[] = [];
@@ -55,7 +61,7 @@ describe('SendSlots', () => {
     expect(await slots.take()).toBe(first + 100);
   });
 
-  it('stays within the account\'s rate when two senders share it', async () => {
+  it("stays within the account's rate when two senders share it", async () => {
     const { time, pacer } = setup();
     const a = new SendSlots(pacer, 'waba_1', 20, time);
     const b = new SendSlots(pacer, 'waba_1', 20, time);
@@ -131,9 +137,15 @@ describe('dispatchSend', () => {
     const storm = () => Array.from({ length: 12 }, () => rejected(130429, 400));
     const worker = setup(1000);
     const forWorker = worker.scripted(...storm());
-    expect(await worker.time.run(dispatchSend(worker.session, { firstSlot: startMs, startsInTime: () => true, send: forWorker.send }))).toMatchObject({ kind: 'failed', attempts: 9 });
+    expect(await worker.time.run(dispatchSend(worker.session, { firstSlot: startMs, startsInTime: () => true, send: forWorker.send }))).toMatchObject({
+      kind: 'failed',
+      attempts: 9,
+    });
     const bulk = setup(1000, bulkSendBudget(policy));
     const forBulk = bulk.scripted(...storm());
-    expect(await bulk.time.run(dispatchSend(bulk.session, { firstSlot: startMs, startsInTime: () => true, send: forBulk.send }))).toMatchObject({ kind: 'failed', attempts: 3 });
+    expect(await bulk.time.run(dispatchSend(bulk.session, { firstSlot: startMs, startsInTime: () => true, send: forBulk.send }))).toMatchObject({
+      kind: 'failed',
+      attempts: 3,
+    });
   });
 });

@@ -3,10 +3,28 @@
  * (shared/sending/failure-reasons.ts), pinned row by row: every HTTP status class, with and
  * without Meta's error body, no answer at all, and every Meta code the platform knows.
  */
-import { DEFAULT_FAILURE_REASON, describeReason, failureReasonOf, fallsBackToCloudApi, knownMetaCodes, retryClassOf, templateHoldOf, type RetryClass } from '../../../shared/sending/failure-reasons';
-import { classifyGraphAnswer, isRateLimitRejection, isRetryableRejection, sendOutcomeOf, type AnswerOutcome, type GraphReply } from '../../../shared/sending/graph-answer';
+import {
+  DEFAULT_FAILURE_REASON,
+  describeReason,
+  failureReasonOf,
+  fallsBackToCloudApi,
+  knownMetaCodes,
+  retryClassOf,
+  templateHoldOf,
+  type RetryClass,
+} from '../../../shared/sending/failure-reasons';
+import {
+  classifyGraphAnswer,
+  isRateLimitRejection,
+  isRetryableRejection,
+  sendOutcomeOf,
+  type AnswerOutcome,
+  type GraphReply,
+} from '../../../shared/sending/graph-answer';
 
-const metaError = (code: number, message = `error ${code}`) => ({ error: { message, type: 'OAuthException', code, error_subcode: 2494055, fbtrace_id: 'AbCdEf' } });
+const metaError = (code: number, message = `error ${code}`) => ({
+  error: { message, type: 'OAuthException', code, error_subcode: 2494055, fbtrace_id: 'AbCdEf' },
+});
 const answered = (httpStatus: number, body: unknown): GraphReply => ({ kind: 'answered', httpStatus, body });
 
 describe('classifyGraphAnswer: every status class', () => {
@@ -16,20 +34,20 @@ describe('classifyGraphAnswer: every status class', () => {
     ['2xx with an unreadable body', answered(200, '<html>ok</html>'), 'unknown', 'unreadable success body'],
     ['2xx with an empty body', answered(200, undefined), 'unknown', 'unreadable success body'],
     ['3xx', answered(302, undefined), 'unknown', 'HTTP 302'],
-    ['400 with Meta\'s error', answered(400, metaError(100)), 'rejected-final', undefined],
-    ['400 without a Graph error (a proxy\'s page)', answered(400, '<html>Bad request</html>'), 'rejected-final', undefined],
+    ["400 with Meta's error", answered(400, metaError(100)), 'rejected-final', undefined],
+    ["400 without a Graph error (a proxy's page)", answered(400, '<html>Bad request</html>'), 'rejected-final', undefined],
     ['401 (token)', answered(401, metaError(190)), 'rejected-final', undefined],
     ['403 (permission)', answered(403, metaError(10)), 'rejected-final', undefined],
     ['404 (template)', answered(404, metaError(132001)), 'rejected-final', undefined],
     ['408 (request timeout: the request was never taken)', answered(408, undefined), 'rejected-retryable', undefined],
     ['429 whatever the code', answered(429, metaError(100)), 'rejected-retryable', undefined],
-    ['500 with Meta\'s error', answered(500, metaError(1)), 'rejected-retryable', undefined],
-    ['500 with Meta\'s error of a final code (retried by its status)', answered(500, metaError(131057)), 'rejected-retryable', undefined],
+    ["500 with Meta's error", answered(500, metaError(1)), 'rejected-retryable', undefined],
+    ["500 with Meta's error of a final code (retried by its status)", answered(500, metaError(131057)), 'rejected-retryable', undefined],
     ['500 without a body', answered(500, 'Internal error'), 'unknown', 'HTTP 500 without a body'],
-    ['500 with JSON but no Graph error', answered(500, { oops: true }), 'unknown', 'HTTP 500 without Meta\'s error'],
-    ['502 with a Meta-like body (a gateway\'s, not Meta\'s verdict)', answered(502, metaError(1)), 'unknown', 'HTTP 502'],
+    ['500 with JSON but no Graph error', answered(500, { oops: true }), 'unknown', "HTTP 500 without Meta's error"],
+    ["502 with a Meta-like body (a gateway's, not Meta's verdict)", answered(502, metaError(1)), 'unknown', 'HTTP 502'],
     ['502 without a body', answered(502, '<html>bad gateway</html>'), 'unknown', 'HTTP 502'],
-    ['503 with Meta\'s error', answered(503, metaError(2)), 'rejected-retryable', undefined],
+    ["503 with Meta's error", answered(503, metaError(2)), 'rejected-retryable', undefined],
     ['503 without a body', answered(503, undefined), 'unknown', 'HTTP 503 without a body'],
     ['504 with a Meta-like body', answered(504, metaError(1)), 'unknown', 'HTTP 504'],
     ['504 without a body', answered(504, undefined), 'unknown', 'HTTP 504'],
@@ -41,7 +59,11 @@ describe('classifyGraphAnswer: every status class', () => {
     if (answer.outcome === 'unknown') {
       expect(answer.why).toBe(why);
       // Never resent: the message may have gone out.
-      expect(answer.reason).toMatchObject({ code: 'UNKNOWN_OUTCOME', text: 'No answer came: the message may have been sent', action: 'Wait for its delivery status; do not resend' });
+      expect(answer.reason).toMatchObject({
+        code: 'UNKNOWN_OUTCOME',
+        text: 'No answer came: the message may have been sent',
+        action: 'Wait for its delivery status; do not resend',
+      });
     }
     if (answer.outcome === 'rejected-final' || answer.outcome === 'rejected-retryable') {
       expect(answer.httpStatus).toBe((reply as { httpStatus: number }).httpStatus);
@@ -50,7 +72,7 @@ describe('classifyGraphAnswer: every status class', () => {
     }
   });
 
-  it('keeps Meta\'s error as sent, and stands in a synthetic one (the status as its code) when the body has none', () => {
+  it("keeps Meta's error as sent, and stands in a synthetic one (the status as its code) when the body has none", () => {
     expect(classifyGraphAnswer(answered(400, metaError(131026, 'Message undeliverable')))).toEqual({
       outcome: 'rejected-final',
       httpStatus: 400,
@@ -58,13 +80,24 @@ describe('classifyGraphAnswer: every status class', () => {
       error: { message: 'Message undeliverable', type: 'OAuthException', code: 131026, error_subcode: 2494055, fbtrace_id: 'AbCdEf', error_data: undefined },
       reason: { code: 'INVALID_PHONE_NUMBER', text: 'The number is not a valid WhatsApp number', action: expect.any(String) },
     });
-    expect(classifyGraphAnswer(answered(500, { error: { message: 'boom' } }))).toMatchObject({ outcome: 'rejected-retryable', error: { code: 500, message: 'boom', type: 'UpstreamError' } });
-    expect(classifyGraphAnswer(answered(403, '<html>denied</html>'))).toMatchObject({ error: { code: 403, message: 'Upstream answered HTTP 403', type: 'UpstreamError' }, reason: { code: '403' } });
+    expect(classifyGraphAnswer(answered(500, { error: { message: 'boom' } }))).toMatchObject({
+      outcome: 'rejected-retryable',
+      error: { code: 500, message: 'boom', type: 'UpstreamError' },
+    });
+    expect(classifyGraphAnswer(answered(403, '<html>denied</html>'))).toMatchObject({
+      error: { code: 403, message: 'Upstream answered HTTP 403', type: 'UpstreamError' },
+      reason: { code: '403' },
+    });
   });
 
   it('gives the sending port its view: accepted with the id, rejected with retryable, unknown with the reason', () => {
     expect(sendOutcomeOf(classifyGraphAnswer(answered(200, { messages: [{ id: 'wamid.HBgM' }] })))).toEqual({ kind: 'accepted', messageId: 'wamid.HBgM' });
-    expect(sendOutcomeOf(classifyGraphAnswer(answered(503, metaError(2))))).toEqual({ kind: 'rejected', httpStatus: 503, retryable: true, error: expect.objectContaining({ code: 2 }) });
+    expect(sendOutcomeOf(classifyGraphAnswer(answered(503, metaError(2))))).toEqual({
+      kind: 'rejected',
+      httpStatus: 503,
+      retryable: true,
+      error: expect.objectContaining({ code: 2 }),
+    });
     expect(sendOutcomeOf(classifyGraphAnswer(answered(400, metaError(131049))))).toMatchObject({ kind: 'rejected', retryable: false });
     expect(sendOutcomeOf(classifyGraphAnswer({ kind: 'no-answer', failure: 'timeout' }))).toEqual({ kind: 'unknown', reason: 'timeout' });
   });
@@ -136,7 +169,11 @@ describe('every Meta code the platform knows', () => {
     const answer = classifyGraphAnswer(answered(httpStatus, metaError(code)));
     // Retried by its code, or by a status that is retried whatever the code (429, 500, 503).
     const retryable = retry !== 'final' || [408, 429, 500, 503].includes(httpStatus);
-    expect(answer).toMatchObject({ outcome: retryable ? 'rejected-retryable' : 'rejected-final', rateLimited: retry === 'rate-limit', reason: { code: recorded } });
+    expect(answer).toMatchObject({
+      outcome: retryable ? 'rejected-retryable' : 'rejected-final',
+      rateLimited: retry === 'rate-limit',
+      reason: { code: recorded },
+    });
     // At 400 only its code decides.
     expect(classifyGraphAnswer(answered(400, metaError(code)))).toMatchObject({ outcome: retry === 'final' ? 'rejected-final' : 'rejected-retryable' });
     expect(templateHoldOf(code)).toBe(hold);
@@ -145,10 +182,18 @@ describe('every Meta code the platform knows', () => {
     expect(described.action.length).toBeGreaterThan(0);
   });
 
-  it('sends through Cloud API instead exactly the Marketing Messages API\'s refusals of the template or account (131055, 134100, 134101, 134102)', () => {
-    expect(knownMetaCodes().filter(fallsBackToCloudApi).sort((a, b) => a - b)).toEqual([131055, 134100, 134101, 134102]);
+  it("sends through Cloud API instead exactly the Marketing Messages API's refusals of the template or account (131055, 134100, 134101, 134102)", () => {
+    expect(
+      knownMetaCodes()
+        .filter(fallsBackToCloudApi)
+        .sort((a, b) => a - b),
+    ).toEqual([131055, 134100, 134101, 134102]);
     // 134102 is Meta's HTTP 500 with its error: a refusal (nothing sent), never an unknown outcome.
-    expect(classifyGraphAnswer(answered(500, metaError(134102, '(#134102) Template unavailable for use')))).toMatchObject({ outcome: 'rejected-retryable', error: { code: 134102 }, reason: { code: '134102' } });
+    expect(classifyGraphAnswer(answered(500, metaError(134102, '(#134102) Template unavailable for use')))).toMatchObject({
+      outcome: 'rejected-retryable',
+      error: { code: 134102 },
+      reason: { code: '134102' },
+    });
     expect(describeReason('134101').action).toMatch(/10 minutes/);
   });
 
@@ -158,7 +203,10 @@ describe('every Meta code the platform knows', () => {
 
   it('calls an unknown code final, in the default words', () => {
     expect(retryClassOf(999_999)).toBe('final');
-    expect(classifyGraphAnswer(answered(400, metaError(999_999)))).toMatchObject({ outcome: 'rejected-final', reason: { code: '999999', text: 'The message could not be sent' } });
+    expect(classifyGraphAnswer(answered(400, metaError(999_999)))).toMatchObject({
+      outcome: 'rejected-final',
+      reason: { code: '999999', text: 'The message could not be sent' },
+    });
   });
 });
 
@@ -224,17 +272,18 @@ describe('describeReason', () => {
     ['131050', 'The user stopped marketing messages'],
     ['131051', 'Unsupported message type'],
     ['132001', 'The template does not exist in this language'],
-  ])('keeps the recipients list\'s words for %s', (code, text) => {
+  ])("keeps the recipients list's words for %s", (code, text) => {
     expect(describeReason(code).text).toBe(text);
   });
 
-  it.each(['OPTED_OUT', 'TEMPLATE_PAUSED', 'UNKNOWN_OUTCOME'])('words the platform\'s %s and says what to do', (code) => {
+  it.each(['OPTED_OUT', 'TEMPLATE_PAUSED', 'UNKNOWN_OUTCOME'])("words the platform's %s and says what to do", (code) => {
     const described = describeReason(code);
     expect(described.text).not.toBe('The message could not be sent');
     expect(described.action.length).toBeGreaterThan(0);
   });
 
   it('reads any other code, including an object key, as the default reason', () => {
-    for (const code of ['NOT_A_CODE', 'constructor', '__proto__', '123456789', '']) expect(describeReason(code)).toEqual(describeReason('TEMPLATE_SEND_FAILED'));
+    for (const code of ['NOT_A_CODE', 'constructor', '__proto__', '123456789', ''])
+      expect(describeReason(code)).toEqual(describeReason('TEMPLATE_SEND_FAILED'));
   });
 });

@@ -16,7 +16,8 @@ describe('inFlightBudget', () => {
 
   it('covers at least rate x latency, so the pacer never waits for a lane', () => {
     for (const rate of [1, 30, 80, 250, 1000])
-      for (const busyMs of [1, 50, 200, 500, 1500]) expect(inFlightBudget(rate, busyMs, { floor: 1, cap: 10_000 })).toBeGreaterThanOrEqual((rate * busyMs) / 1000);
+      for (const busyMs of [1, 50, 200, 500, 1500])
+        expect(inFlightBudget(rate, busyMs, { floor: 1, cap: 10_000 })).toBeGreaterThanOrEqual((rate * busyMs) / 1000);
   });
 
   it('keeps the floor when the upstream is fast or the rate low', () => {

@@ -10,7 +10,15 @@ describe('templateMessageBody', () => {
       template: {
         name: 'order_update',
         language: { code: 'en_US' },
-        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ana' }, { type: 'text', text: '#42' }] }],
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Ana' },
+              { type: 'text', text: '#42' },
+            ],
+          },
+        ],
       },
     });
   });

@@ -30,7 +30,10 @@ async function sendTimes(ratePerSecond: number): Promise<number[]> {
   const pacer = new InMemorySendPacer();
   const random = seeded(40);
   // Each invocation's next moment of work; they start within the first second, in any order.
-  const invocations = Array.from({ length: INVOCATIONS }, () => ({ slots: new SendSlots(pacer, 'waba_1', ratePerSecond, clock), readyAt: Math.floor(random() * 1000) }));
+  const invocations = Array.from({ length: INVOCATIONS }, () => ({
+    slots: new SendSlots(pacer, 'waba_1', ratePerSecond, clock),
+    readyAt: Math.floor(random() * 1000),
+  }));
   const sent: number[] = [];
   for (;;) {
     let next = invocations[0]!;

@@ -44,7 +44,7 @@ describe('classifyOutcome', () => {
     expect(classifyOutcome(throttled, 3, bulkSendBudget(policy))).toMatchObject({ kind: 'failed' });
   });
 
-  it('follows the adapter\'s retryable flag', () => {
+  it("follows the adapter's retryable flag", () => {
     const outcome: SendOutcome = { kind: 'rejected', httpStatus: 400, error: { message: 'x', type: 'OAuthException', code: 130429 }, retryable: false };
     expect(classifyOutcome(outcome, 1, worker)).toMatchObject({ kind: 'failed' });
   });
@@ -93,7 +93,7 @@ describe('fullJitterDelay', () => {
 
   it('stays in bounds for any random draw, and treats attempt 0 as the first', () => {
     let seed = 7;
-    const random = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
     for (let attempt = 0; attempt <= 20; attempt += 1) {
       const ceiling = Math.min(1000, 100 * 2 ** Math.max(0, attempt - 1));
       for (let draw = 0; draw < 50; draw += 1) {
@@ -107,12 +107,14 @@ describe('fullJitterDelay', () => {
   });
 });
 
-
 describe('131049 (per-user marketing limit) and paused templates', () => {
   it('never retries 131049 at once: not retryable, failed on its first attempt whatever the budget', () => {
     expect(isRetryableRejection(400, 131049)).toBe(false);
     expect(isRateLimitRejection(400, 131049)).toBe(false);
-    expect(classifyOutcome(rejected(131049), 1, { maxAttempts: 18, rateLimitFactor: 3 })).toMatchObject({ kind: 'failed', rejection: { error: { code: 131049 } } });
+    expect(classifyOutcome(rejected(131049), 1, { maxAttempts: 18, rateLimitFactor: 3 })).toMatchObject({
+      kind: 'failed',
+      rejection: { error: { code: 131049 } },
+    });
   });
 
   it('does not retry 132015/132016 (template paused/disabled) either: the worker holds the job instead', () => {

@@ -35,8 +35,17 @@ describe('rich-template request fields', () => {
       buttons: [{ index: 1, type: 'quick_reply', payload: 'STOP-PROMO' }],
       limitedTimeOffer: { expiresAt: '2026-12-31T23:59:59Z' },
       data: [
-        { ...base.data[0], buttons: [{ index: 0, type: 'url', text: 'A-17' }], header: { type: 'document', mediaId: '1602186516975000', filename: 'Invoice.pdf' } },
-        { countryCode: '44', toPhoneNumber: '7700900002', templateParams: { first_name: 'Bo' }, header: { type: 'location', latitude: 51.5, longitude: -0.12, name: 'Shop' } },
+        {
+          ...base.data[0],
+          buttons: [{ index: 0, type: 'url', text: 'A-17' }],
+          header: { type: 'document', mediaId: '1602186516975000', filename: 'Invoice.pdf' },
+        },
+        {
+          countryCode: '44',
+          toPhoneNumber: '7700900002',
+          templateParams: { first_name: 'Bo' },
+          header: { type: 'location', latitude: 51.5, longitude: -0.12, name: 'Shop' },
+        },
       ],
     };
     const parsed = parseTemplateBroadcastRequest(request);
@@ -50,13 +59,27 @@ describe('rich-template request fields', () => {
     [{ header: { type: 'image', mediaId: 'abc' } }, 'header.mediaId must be a media id as Meta returns it (digits only)'],
     [{ header: { type: 'location', latitude: 91, longitude: 0 } }, 'header.latitude must be between -90 and 90'],
     [{ buttons: [{ index: 0, type: 'copy_code', couponCode: 'X'.repeat(21) }] }, 'buttons[0].couponCode must be at most 20 characters'],
-    [{ buttons: [{ index: 0, type: 'url', text: 'a' }, { index: 0, type: 'quick_reply', payload: 'b' }] }, 'buttons must give each index at most once'],
+    [
+      {
+        buttons: [
+          { index: 0, type: 'url', text: 'a' },
+          { index: 0, type: 'quick_reply', payload: 'b' },
+        ],
+      },
+      'buttons must give each index at most once',
+    ],
     [{ buttons: [{ index: 10, type: 'url', text: 'a' }] }, 'buttons[0].index must be at most 9'],
     [{ buttons: [{ index: 0, type: 'flow' }] }, 'buttons[0].type must be url, quick_reply or copy_code'],
-    [{ globalTemplateParams: { 'First Name': 'Ada' } }, 'globalTemplateParams.First Name names must be lowercase letters, digits and underscores (e.g. first_name)'],
+    [
+      { globalTemplateParams: { 'First Name': 'Ada' } },
+      'globalTemplateParams.First Name names must be lowercase letters, digits and underscores (e.g. first_name)',
+    ],
     [{ globalTemplateParams: {} }, 'globalTemplateParams must name at least one parameter'],
     [{ limitedTimeOffer: { expiresAt: 'tomorrow' } }, 'limitedTimeOffer.expiresAt must be an ISO 8601 date and time'],
-    [{ carousel: [{ header: { type: 'document', link: 'https://x.example/a.pdf' } }] }, 'carousel[0].header.type must be image or video (a carousel card has a media header)'],
+    [
+      { carousel: [{ header: { type: 'document', link: 'https://x.example/a.pdf' } }] },
+      'carousel[0].header.type must be image or video (a carousel card has a media header)',
+    ],
   ])('refuses %j', (fields, message) => {
     expect(refusal({ ...base, ...fields })).toContain(message);
   });
@@ -69,7 +92,11 @@ describe('rich-template request fields', () => {
   });
 
   it('values by name take the fast path and come out as valibot answers them', () => {
-    const data = Array.from({ length: 3 }, (_, index) => ({ countryCode: '44', toPhoneNumber: `770090000${index}`, templateParams: { first_name: `N${index}`, store: 'Demo' } }));
+    const data = Array.from({ length: 3 }, (_, index) => ({
+      countryCode: '44',
+      toPhoneNumber: `770090000${index}`,
+      templateParams: { first_name: `N${index}`, store: 'Demo' },
+    }));
     expect(parseTemplateBroadcastRequest({ ...base, data }).data).toEqual(data);
   });
 });
@@ -84,11 +111,24 @@ describe('the API reference examples of each field', () => {
 });
 
 describe('the chunk message codec with rich content', () => {
-  const envelope = { version: 1 as const, jobId: 'pub_1', organizationId: 'org_1', chunkIndex: 0, wabaId: 'w', phoneNumberId: 'p', kind: 'template-chunk' as const };
-  it('carries the shared content in the template and a recipient\'s own content as a fourth element; plain recipients keep three', () => {
+  const envelope = {
+    version: 1 as const,
+    jobId: 'pub_1',
+    organizationId: 'org_1',
+    chunkIndex: 0,
+    wabaId: 'w',
+    phoneNumberId: 'p',
+    kind: 'template-chunk' as const,
+  };
+  it("carries the shared content in the template and a recipient's own content as a fourth element; plain recipients keep three", () => {
     const message: TemplateChunkMessage = {
       ...envelope,
-      template: { name: 'order_shipped', language: 'en_US', content: { header: { type: 'image', link: 'https://cdn.example/p.jpg' } }, variableNames: { buttons: { '0': 'order' } } },
+      template: {
+        name: 'order_shipped',
+        language: 'en_US',
+        content: { header: { type: 'image', link: 'https://cdn.example/p.jpg' } },
+        variableNames: { buttons: { '0': 'order' } },
+      },
       recipients: [
         { index: 0, to: '447700900001', parameters: ['Ada', 'A-1'] },
         { index: 1, to: '447700900002', parameters: { first_name: 'Bo' }, content: { buttons: [{ index: 0, type: 'url', text: 'B-2' }] } },

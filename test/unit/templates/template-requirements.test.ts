@@ -32,7 +32,11 @@ describe('requirementsOf', () => {
   });
 
   it('a text header takes a value only with a variable, at most what is left of 60 characters', () => {
-    expect(requirementsOf({ components: [{ type: 'HEADER', format: 'TEXT', text: 'Hello {{1}}' }] }).header).toEqual({ type: 'TEXT', dynamic: true, maxLength: 54 });
+    expect(requirementsOf({ components: [{ type: 'HEADER', format: 'TEXT', text: 'Hello {{1}}' }] }).header).toEqual({
+      type: 'TEXT',
+      dynamic: true,
+      maxLength: 54,
+    });
     expect(requirementsOf({ components: [{ type: 'HEADER', format: 'TEXT', text: 'Sale' }] }).header).toEqual({ type: 'TEXT', dynamic: false });
     expect(requirementsOf({ parameter_format: 'NAMED', components: [{ type: 'HEADER', format: 'TEXT', text: 'Hi {{sale_name}}' }] }).header).toEqual({
       type: 'TEXT',
@@ -81,7 +85,13 @@ describe('requirementsOf', () => {
   });
 
   it('a carousel: the number of cards and what each card needs (the first card describes them all)', () => {
-    const card = { components: [{ type: 'HEADER', format: 'VIDEO' }, body('{{1}} {{2}}'), buttons({ type: 'QUICK_REPLY', text: 'More' }, { type: 'URL', text: 'Buy', url: 'https://x.example/{{1}}' })] };
+    const card = {
+      components: [
+        { type: 'HEADER', format: 'VIDEO' },
+        body('{{1}} {{2}}'),
+        buttons({ type: 'QUICK_REPLY', text: 'More' }, { type: 'URL', text: 'Buy', url: 'https://x.example/{{1}}' }),
+      ],
+    };
     expect(requirementsOf({ components: [body('Picks for {{1}}'), { type: 'CAROUSEL', cards: [card, card, card] }] }).carousel).toEqual({
       cards: 3,
       header: { type: 'VIDEO' },
@@ -96,7 +106,11 @@ describe('requirementsOf', () => {
   it('marks what a broadcast cannot fill as not sendable, naming each part, instead of hiding the template', () => {
     const template = {
       category: 'MARKETING',
-      components: [{ type: 'HEADER', format: 'PRODUCT' }, body('x'), buttons({ type: 'QUICK_REPLY', text: 'A' }, { type: 'CATALOG', text: 'View' }, { type: 'MPM', text: 'Pick' })],
+      components: [
+        { type: 'HEADER', format: 'PRODUCT' },
+        body('x'),
+        buttons({ type: 'QUICK_REPLY', text: 'A' }, { type: 'CATALOG', text: 'View' }, { type: 'MPM', text: 'Pick' }),
+      ],
     };
     const requirements = requirementsOf(template);
     expect(requirements.sendable).toBe(false);
@@ -105,6 +119,11 @@ describe('requirementsOf', () => {
       'buttons[1]: CATALOG buttons cannot be filled by a broadcast (catalog buttons need a product thumbnail)',
       'buttons[2]: MPM buttons cannot be filled by a broadcast (multi-product buttons need product sections)',
     ]);
-    expect(requirementsOf({ category: 'AUTHENTICATION', components: [body('{{1}} is your code'), buttons({ type: 'URL', otp_type: 'COPY_CODE', url: 'https://x/{{1}}' })] }).sendable).toBe(false);
+    expect(
+      requirementsOf({
+        category: 'AUTHENTICATION',
+        components: [body('{{1}} is your code'), buttons({ type: 'URL', otp_type: 'COPY_CODE', url: 'https://x/{{1}}' })],
+      }).sendable,
+    ).toBe(false);
   });
 });

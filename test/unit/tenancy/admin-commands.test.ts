@@ -12,7 +12,13 @@ describe('admin commands', () => {
     };
     expect(organization.apiAddOn).toBe(true);
     const org = organization.organizationId;
-    await runAdminCommand(tenancy, 'connect-business-account', { org, 'waba-id': '1001', 'business-id': '1000', name: 'Acme', 'access-token': 'EAAG-upstream' });
+    await runAdminCommand(tenancy, 'connect-business-account', {
+      org,
+      'waba-id': '1001',
+      'business-id': '1000',
+      name: 'Acme',
+      'access-token': 'EAAG-upstream',
+    });
     await runAdminCommand(tenancy, 'add-phone-number', { org, 'waba-id': '1001', 'phone-number': '15550100001', 'phone-number-id': '9001' });
     const key = await adminCommands['issue-broadcast-key'].run(tenancy, { org, 'phone-number': '15550100001' });
     const token = await adminCommands['issue-upstream-token'].run(tenancy, { org, 'expires-in-days': '7' });
@@ -55,7 +61,13 @@ describe('admin commands', () => {
     const kit = createTenancyTestKit();
     const tenancy = kit.services;
     const { organizationId: org } = await adminCommands['create-organization'].run(tenancy, { name: 'Acme', plan: 'enterprise' });
-    await runAdminCommand(tenancy, 'connect-business-account', { org, 'waba-id': '1001', 'business-id': '1000', name: 'Acme', 'access-token': 'EAAG-upstream' });
+    await runAdminCommand(tenancy, 'connect-business-account', {
+      org,
+      'waba-id': '1001',
+      'business-id': '1000',
+      name: 'Acme',
+      'access-token': 'EAAG-upstream',
+    });
     await runAdminCommand(tenancy, 'add-phone-number', { org, 'waba-id': '1001', 'phone-number': '15550100001', 'phone-number-id': '9001' });
     await expect(runAdminCommand(tenancy, 'set-key-generation', { org })).rejects.toThrow('--enabled is required (true or false)');
     await expect(runAdminCommand(tenancy, 'set-key-generation', { org, enabled: 'perhaps' })).rejects.toBeInstanceOf(InvalidTenancyInputError);
@@ -65,7 +77,13 @@ describe('admin commands', () => {
     const minted = await tenancy.issueBroadcastKeyForPhoneNumber({ phoneNumber: '15550100001', sourceIp: '198.51.100.4' });
     const listed = await adminCommands['list-generated-keys'].run(tenancy, { org });
     expect(listed).toEqual([
-      { credentialId: minted.credential.credentialId, boundPhoneNumber: '15550100001', createdAt: minted.credential.createdAt, sourceIpHash: expect.stringMatching(/^[0-9a-f]{64}$/), revokedAt: null },
+      {
+        credentialId: minted.credential.credentialId,
+        boundPhoneNumber: '15550100001',
+        createdAt: minted.credential.createdAt,
+        sourceIpHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        revokedAt: null,
+      },
     ]);
     for (const forbidden of [minted.secret, '198.51.100.4', ...kit.repository.credentials.keys()]) expect(JSON.stringify(listed)).not.toContain(forbidden);
     const revoked = await adminCommands['revoke-generated-key'].run(tenancy, { org, 'credential-id': minted.credential.credentialId });
@@ -79,7 +97,13 @@ describe('admin commands', () => {
     const kit = createTenancyTestKit();
     const tenancy = kit.services;
     const { organizationId: org } = await adminCommands['create-organization'].run(tenancy, { name: 'Acme', plan: 'enterprise' });
-    const connected = await runAdminCommand(tenancy, 'connect-business-account', { org, 'waba-id': '1001', 'business-id': '1000', name: 'Acme', 'access-token': 'EAAG-upstream' });
+    const connected = await runAdminCommand(tenancy, 'connect-business-account', {
+      org,
+      'waba-id': '1001',
+      'business-id': '1000',
+      name: 'Acme',
+      'access-token': 'EAAG-upstream',
+    });
     expect(connected).toMatchObject({ wabaId: '1001', marketingMessages: 'auto' });
 
     const enabled = await runAdminCommand(tenancy, 'set-marketing-messages', { waba: '1001', enabled: 'true' });
@@ -95,10 +119,14 @@ describe('admin commands', () => {
     expect(await adminCommands['set-marketing-messages'].run(tenancy, { waba: '1001', enabled: 'false' })).toMatchObject({ marketingMessages: 'disabled' });
     expect(await adminCommands['set-marketing-messages'].run(tenancy, { waba: '1001', enabled: 'AUTO' })).toMatchObject({ marketingMessages: 'auto' });
 
-    await expect(runAdminCommand(tenancy, 'set-marketing-messages', { waba: '1001', enabled: 'sometimes' })).rejects.toThrow('--enabled must be true, false or auto');
+    await expect(runAdminCommand(tenancy, 'set-marketing-messages', { waba: '1001', enabled: 'sometimes' })).rejects.toThrow(
+      '--enabled must be true, false or auto',
+    );
     await expect(runAdminCommand(tenancy, 'set-marketing-messages', { waba: '1001' })).rejects.toThrow('--enabled is required');
     await expect(runAdminCommand(tenancy, 'set-marketing-messages', { enabled: 'true' })).rejects.toThrow('--waba is required');
     await expect(runAdminCommand(tenancy, 'set-marketing-messages', { waba: '1001', enabled: 'true', org })).rejects.toThrow(/--org/);
-    await expect(runAdminCommand(tenancy, 'set-marketing-messages', { waba: '9999', enabled: 'true' })).rejects.toBeInstanceOf(BusinessAccountNotConnectedError);
+    await expect(runAdminCommand(tenancy, 'set-marketing-messages', { waba: '9999', enabled: 'true' })).rejects.toBeInstanceOf(
+      BusinessAccountNotConnectedError,
+    );
   });
 });

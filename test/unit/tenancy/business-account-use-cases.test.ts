@@ -25,9 +25,9 @@ describe('connecting business accounts', () => {
       'EAAG-very-secret-upstream-token',
     );
     // The same ciphertext under another organization's context does not open.
-    await expect(kit.ports.cipher.decrypt(stored.encryptedAccessToken, { purpose: 'upstream-token', organizationId: 'org_other', wabaId: '1001' })).rejects.toBeInstanceOf(
-      TokenDecryptionError,
-    );
+    await expect(
+      kit.ports.cipher.decrypt(stored.encryptedAccessToken, { purpose: 'upstream-token', organizationId: 'org_other', wabaId: '1001' }),
+    ).rejects.toBeInstanceOf(TokenDecryptionError);
     // Nor under another purpose's context (each function's KMS grant names its purposes).
     await expect(kit.ports.cipher.decrypt(stored.encryptedAccessToken, { purpose: 'webhook-secret', organizationId, wabaId: '1001' })).rejects.toBeInstanceOf(
       TokenDecryptionError,

@@ -15,7 +15,16 @@ describe('composition', () => {
 
   test('the cipher follows tokenEncryption', async () => {
     const unconfigured = buildServices(parseAppConfig({}), {});
-    const account = { organizationId: 'org_1', wabaId: '1', encryptedAccessToken: 'x', status: 'active' as const, businessId: 'b', name: 'n', connectedAt: '', updatedAt: '' };
+    const account = {
+      organizationId: 'org_1',
+      wabaId: '1',
+      encryptedAccessToken: 'x',
+      status: 'active' as const,
+      businessId: 'b',
+      name: 'n',
+      connectedAt: '',
+      updatedAt: '',
+    };
     await expect(unconfigured.tenancy.decryptBusinessAccountToken(account)).rejects.toBeInstanceOf(TokenEncryptionNotConfiguredError);
   });
 

@@ -66,7 +66,13 @@ describe('issuing credentials', () => {
     await kit.services.admin.issueCredential({ organizationId: organization.organizationId, kind: 'organization-token' });
 
     expect(kit.registry.registered).toEqual([
-      { credentialId: key.credential.credentialId, organizationId: organization.organizationId, plaintextKey: key.secret, origin: 'operator', gatewayApiKeyId: 'gw-1' },
+      {
+        credentialId: key.credential.credentialId,
+        organizationId: organization.organizationId,
+        plaintextKey: key.secret,
+        origin: 'operator',
+        gatewayApiKeyId: 'gw-1',
+      },
     ]);
     expect(key.credential.gatewayApiKeyId).toBe('gw-1');
   });
@@ -155,8 +161,20 @@ describe('issuing credentials', () => {
 
     const listed = await kit.services.admin.listGeneratedKeys({ organizationId });
     expect(listed).toEqual([
-      { credentialId: first.credential.credentialId, boundPhoneNumber: '15550100001', createdAt: first.credential.createdAt, sourceIpHash: first.credential.sourceIpHash, revokedAt: null },
-      { credentialId: second.credential.credentialId, boundPhoneNumber: '15550100001', createdAt: second.credential.createdAt, sourceIpHash: null, revokedAt: null },
+      {
+        credentialId: first.credential.credentialId,
+        boundPhoneNumber: '15550100001',
+        createdAt: first.credential.createdAt,
+        sourceIpHash: first.credential.sourceIpHash,
+        revokedAt: null,
+      },
+      {
+        credentialId: second.credential.credentialId,
+        boundPhoneNumber: '15550100001',
+        createdAt: second.credential.createdAt,
+        sourceIpHash: null,
+        revokedAt: null,
+      },
     ]);
     expect(first.credential.createdAt < second.credential.createdAt).toBe(true);
     const text = JSON.stringify(listed);

@@ -4,12 +4,7 @@
  * every minted key; authentication refuses one minted in the same instant).
  */
 import { hashSecret } from '../../../shared/crypto/secret-generator';
-import {
-  GeneratedKeyLimitReachedError,
-  InvalidCredentialError,
-  OrganizationNotFoundError,
-  OrganizationSuspendedError,
-} from '../../../shared/tenancy/errors';
+import { GeneratedKeyLimitReachedError, InvalidCredentialError, OrganizationNotFoundError, OrganizationSuspendedError } from '../../../shared/tenancy/errors';
 import { generatedKeySlotHolder } from '../../../shared/tenancy/tenancy-entities';
 import { createTenancyTestKit, type TenancyTestKit } from '../../support/tenancy-test-ports';
 
@@ -36,10 +31,16 @@ describe('the cap of live minted keys per organization', () => {
 
     const refused = mint(kit);
     await expect(refused).rejects.toBeInstanceOf(GeneratedKeyLimitReachedError);
-    await expect(refused).rejects.toMatchObject({ code: 'GENERATED_KEY_LIMIT_REACHED', limit: 2, message: expect.stringContaining('2 keys from generate-key') });
+    await expect(refused).rejects.toMatchObject({
+      code: 'GENERATED_KEY_LIMIT_REACHED',
+      limit: 2,
+      message: expect.stringContaining('2 keys from generate-key'),
+    });
     expect(kit.repository.credentials.size).toBe(credentialsBefore);
     expect(kit.registry.registered).toHaveLength(registeredBefore);
-    expect(await kit.repository.listGeneratedKeySlots(organizationId)).toEqual([generatedKeySlotHolder(first.credential), generatedKeySlotHolder(second.credential)].sort());
+    expect(await kit.repository.listGeneratedKeySlots(organizationId)).toEqual(
+      [generatedKeySlotHolder(first.credential), generatedKeySlotHolder(second.credential)].sort(),
+    );
 
     // Operator-issued keys do not count.
     await expect(kit.services.admin.issueCredential({ organizationId, kind: 'broadcast-api-key', boundPhoneNumber: NUMBER })).resolves.toBeDefined();
@@ -100,14 +101,20 @@ describe('turning key generation off', () => {
     kit.registry.removed.length = 0;
 
     const turnedOff = await kit.services.admin.setKeyGeneration({ organizationId, enabled: false });
-    expect(turnedOff).toMatchObject({ keyGenerationEnabled: false, revokedGeneratedKeys: [minted[1]!.credential.credentialId, minted[2]!.credential.credentialId] });
+    expect(turnedOff).toMatchObject({
+      keyGenerationEnabled: false,
+      revokedGeneratedKeys: [minted[1]!.credential.credentialId, minted[2]!.credential.credentialId],
+    });
     expect(kit.registry.removed).toEqual([minted[1]!.credential.gatewayApiKeyId, minted[2]!.credential.gatewayApiKeyId]);
     expect(await kit.repository.listGeneratedKeySlots(organizationId)).toEqual([]);
     for (const { secret } of minted) await expect(kit.services.authenticate('broadcast-api-key', secret)).rejects.toBeInstanceOf(InvalidCredentialError);
     await expect(kit.services.isBroadcastApiKeyEnabled(minted[1]!.secret)).resolves.toBe(false);
     await expect(kit.services.authenticate('broadcast-api-key', operatorKey.secret)).resolves.toMatchObject({ scope: { kind: 'sender' } });
 
-    expect(await kit.services.admin.setKeyGeneration({ organizationId, enabled: true })).toMatchObject({ keyGenerationEnabled: true, revokedGeneratedKeys: [] });
+    expect(await kit.services.admin.setKeyGeneration({ organizationId, enabled: true })).toMatchObject({
+      keyGenerationEnabled: true,
+      revokedGeneratedKeys: [],
+    });
     for (const { secret } of minted) await expect(kit.services.authenticate('broadcast-api-key', secret)).rejects.toBeInstanceOf(InvalidCredentialError);
     await expect(kit.services.admin.setKeyGeneration({ organizationId: 'org_missing', enabled: false })).rejects.toBeInstanceOf(OrganizationNotFoundError);
   });
@@ -130,7 +137,10 @@ describe('authentication of a suspended organization', () => {
     const organizationId = await mintingOrganization(kit);
     const minted = await mint(kit);
     const issued = await Promise.all(
-      (['broadcast-api-key', 'organization-token', 'upstream-access-token', 'v1-api-key'] as const).map(async (kind) => ({ kind, ...(await kit.services.admin.issueCredential({ organizationId, kind })) })),
+      (['broadcast-api-key', 'organization-token', 'upstream-access-token', 'v1-api-key'] as const).map(async (kind) => ({
+        kind,
+        ...(await kit.services.admin.issueCredential({ organizationId, kind })),
+      })),
     );
     const revoked = await kit.services.admin.issueCredential({ organizationId, kind: 'organization-token' });
     await kit.services.admin.revokeCredential({ organizationId, credentialId: revoked.credential.credentialId });
@@ -143,7 +153,7 @@ describe('authentication of a suspended organization', () => {
     await expect(kit.services.authenticate('organization-token', revoked.secret)).rejects.toBeInstanceOf(InvalidCredentialError);
     // The gateway's key list keeps the key (as API Gateway does): the function answers it 403.
     await expect(kit.services.isBroadcastApiKeyEnabled(issued[0]!.secret)).resolves.toBe(true);
-    expect((await kit.repository.getOrganization(organizationId))).toMatchObject({ status: 'suspended', suspendedAt, suspensionReason: 'fraud report' });
+    expect(await kit.repository.getOrganization(organizationId)).toMatchObject({ status: 'suspended', suspendedAt, suspensionReason: 'fraud report' });
 
     kit.clock.advanceBy(60_000);
     await kit.repository.setOrganizationSuspension(organizationId, { suspension: undefined, updatedAt: kit.clock.now().toISOString() });

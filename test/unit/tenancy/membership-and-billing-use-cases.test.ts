@@ -13,9 +13,7 @@ describe('employees', () => {
     const second = await kit.services.admin.addEmployee({ organizationId, email: 'alice@example.com', role: 'admin' });
     expect(second).toEqual({ ...first, role: 'admin' });
     expect(kit.repository.users.size).toBe(1);
-    await expect(kit.services.admin.addEmployee({ organizationId, email: 'not-an-address', role: 'member' })).rejects.toBeInstanceOf(
-      InvalidTenancyInputError,
-    );
+    await expect(kit.services.admin.addEmployee({ organizationId, email: 'not-an-address', role: 'member' })).rejects.toBeInstanceOf(InvalidTenancyInputError);
   });
 
   test('bulk removal is partial, audited, and leaves other organizations alone', async () => {

@@ -4,18 +4,20 @@
  * recorded as the organization's; a sender number must be its own; revoking leaves the gateway;
  * another organization's id or another kind's is "not found"; a sender-bound key is out of scope.
  */
-import {
-  ApiKeyManagementOutsideKeyScopeError,
-  ApiKeyNotFoundError,
-  ApiKeySenderNotFoundError,
-} from '../../../shared/tenancy/errors';
+import { ApiKeyManagementOutsideKeyScopeError, ApiKeyNotFoundError, ApiKeySenderNotFoundError } from '../../../shared/tenancy/errors';
 import { createTenancyTestKit, type TenancyTestKit } from '../../support/tenancy-test-ports';
 
 const NUMBER = '15550100001';
 
 async function organizationWithNumber(kit: TenancyTestKit, name: string, digits: string): Promise<string> {
   const { organizationId } = await kit.services.admin.createOrganization({ name, plan: 'enterprise' });
-  await kit.services.admin.connectBusinessAccount({ organizationId, wabaId: `waba-${digits}`, businessId: 'biz-1', name: 'WABA', accessToken: 'EAAG-upstream-token' });
+  await kit.services.admin.connectBusinessAccount({
+    organizationId,
+    wabaId: `waba-${digits}`,
+    businessId: 'biz-1',
+    name: 'WABA',
+    accessToken: 'EAAG-upstream-token',
+  });
   await kit.services.admin.addPhoneNumber({ organizationId, wabaId: `waba-${digits}`, digits, phoneNumberId: `pn-${digits}` });
   return organizationId;
 }
@@ -29,9 +31,17 @@ describe('organization API keys', () => {
     kit.clock.advanceBy(1000);
     const created = await kit.services.organizationApiKeys.create({ organizationId, scope: { kind: 'organization' } }, { phoneNumber: NUMBER });
 
-    expect(created).toEqual({ credentialId: expect.stringMatching(/^cred_/), apiKey: expect.stringMatching(/^wbk_/), boundPhoneNumber: NUMBER, createdAt: expect.any(String) });
+    expect(created).toEqual({
+      credentialId: expect.stringMatching(/^cred_/),
+      apiKey: expect.stringMatching(/^wbk_/),
+      boundPhoneNumber: NUMBER,
+      createdAt: expect.any(String),
+    });
     expect(kit.registry.registered.at(-1)).toMatchObject({ credentialId: created.credentialId, organizationId, origin: 'organization-admin' });
-    await expect(kit.services.authenticate('broadcast-api-key', created.apiKey)).resolves.toMatchObject({ organizationId, scope: { kind: 'sender', phoneNumber: NUMBER } });
+    await expect(kit.services.authenticate('broadcast-api-key', created.apiKey)).resolves.toMatchObject({
+      organizationId,
+      scope: { kind: 'sender', phoneNumber: NUMBER },
+    });
 
     const keys = await kit.services.organizationApiKeys.list({ organizationId });
     expect(keys).toEqual([
@@ -58,11 +68,17 @@ describe('organization API keys', () => {
     const theirs = await kit.services.organizationApiKeys.create({ organizationId: otherId }, {});
     const token = await kit.services.admin.issueCredential({ organizationId, kind: 'organization-token' });
 
-    await expect(kit.services.organizationApiKeys.revoke({ organizationId }, created.credentialId)).resolves.toEqual({ credentialId: created.credentialId, revoked: true });
+    await expect(kit.services.organizationApiKeys.revoke({ organizationId }, created.credentialId)).resolves.toEqual({
+      credentialId: created.credentialId,
+      revoked: true,
+    });
     expect(kit.registry.removed).toEqual([kit.registry.registered[0]!.gatewayApiKeyId]);
     await expect(kit.services.authenticate('broadcast-api-key', created.apiKey)).rejects.toThrow();
     // Twice is not an error.
-    await expect(kit.services.organizationApiKeys.revoke({ organizationId }, created.credentialId)).resolves.toEqual({ credentialId: created.credentialId, revoked: true });
+    await expect(kit.services.organizationApiKeys.revoke({ organizationId }, created.credentialId)).resolves.toEqual({
+      credentialId: created.credentialId,
+      revoked: true,
+    });
 
     for (const id of [theirs.credentialId, token.credential.credentialId, 'cred_doesNotExist', 'x'.repeat(2000)]) {
       await expect(kit.services.organizationApiKeys.revoke({ organizationId }, id)).rejects.toBeInstanceOf(ApiKeyNotFoundError);

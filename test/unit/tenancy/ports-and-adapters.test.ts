@@ -19,12 +19,15 @@ describe('DynamoDB failure classification', () => {
     expect(isStoreUnavailableError(error)).toBe(true);
   });
 
-  test.each([named('ValidationException', { $metadata: { httpStatusCode: 400 } }), named('ResourceNotFoundException'), named('AccessDeniedException'), 'text', null])(
-    'not unavailable: %s',
-    (error) => {
-      expect(isStoreUnavailableError(error)).toBe(false);
-    },
-  );
+  test.each([
+    named('ValidationException', { $metadata: { httpStatusCode: 400 } }),
+    named('ResourceNotFoundException'),
+    named('AccessDeniedException'),
+    'text',
+    null,
+  ])('not unavailable: %s', (error) => {
+    expect(isStoreUnavailableError(error)).toBe(false);
+  });
 
   test('conditional check failures', () => {
     expect(isConditionalCheckFailure(named('ConditionalCheckFailedException'))).toBe(true);
@@ -85,7 +88,9 @@ describe('API Gateway key registry', () => {
   test('creates an enabled key with the plaintext value and adds it to the usage plan', async () => {
     const { client, sent } = stubClient();
     const registry = new ApiGatewayKeyRegistry(client, 'plan-123');
-    await expect(registry.registerBroadcastKey({ credentialId: 'cred_1', organizationId: 'org_1', plaintextKey: 'wbk_x', origin: 'operator' })).resolves.toEqual({
+    await expect(
+      registry.registerBroadcastKey({ credentialId: 'cred_1', organizationId: 'org_1', plaintextKey: 'wbk_x', origin: 'operator' }),
+    ).resolves.toEqual({
       gatewayApiKeyId: 'gwkey-1',
     });
     expect(sent.map((call) => call.name)).toEqual(['CreateApiKeyCommand', 'CreateUsagePlanKeyCommand']);
@@ -106,7 +111,9 @@ describe('API Gateway key registry', () => {
   test('a key that cannot join the usage plan is deleted again', async () => {
     const { client, sent } = stubClient(true);
     const registry = new ApiGatewayKeyRegistry(client, 'plan-123');
-    await expect(registry.registerBroadcastKey({ credentialId: 'cred_1', organizationId: 'org_1', plaintextKey: 'wbk_x', origin: 'operator' })).rejects.toThrow();
+    await expect(
+      registry.registerBroadcastKey({ credentialId: 'cred_1', organizationId: 'org_1', plaintextKey: 'wbk_x', origin: 'operator' }),
+    ).rejects.toThrow();
     expect(sent.map((call) => call.name)).toEqual(['CreateApiKeyCommand', 'CreateUsagePlanKeyCommand', 'DeleteApiKeyCommand']);
   });
 });

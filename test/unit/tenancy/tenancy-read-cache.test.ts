@@ -127,7 +127,13 @@ describe('tenancy read cache (the /upstream wrapper)', () => {
     const first = await resolveTarget(wrapperDeps(w.wrapper), 'waba', a.organizationId, { wabaId: a.wabaId });
     expect(first.accessToken).toBe('EAAG-old');
 
-    await w.admin.admin.connectBusinessAccount({ organizationId: a.organizationId, wabaId: a.wabaId, businessId: 'biz', name: 'acme', accessToken: 'EAAG-new' });
+    await w.admin.admin.connectBusinessAccount({
+      organizationId: a.organizationId,
+      wabaId: a.wabaId,
+      businessId: 'biz',
+      name: 'acme',
+      accessToken: 'EAAG-new',
+    });
     const rotated = await resolveTarget(wrapperDeps(w.wrapper), 'waba', a.organizationId, { wabaId: a.wabaId });
     expect(rotated.accessToken).toBe('EAAG-new');
 
@@ -167,7 +173,15 @@ describe('tenancy read cache (the /upstream wrapper)', () => {
     const store = new InMemoryTenancyRepository();
     const clock = fixedClock('2026-01-01T00:00:00.000Z');
     const cache = new TenancyReadCache(settings);
-    await store.createOrganization({ organizationId: 'org_a', name: 'a', plan: 'starter', apiAddOn: false, status: 'active', createdAt: 'x', updatedAt: 'x' } as never);
+    await store.createOrganization({
+      organizationId: 'org_a',
+      name: 'a',
+      plan: 'starter',
+      apiAddOn: false,
+      status: 'active',
+      createdAt: 'x',
+      updatedAt: 'x',
+    } as never);
     let release!: () => void;
     const slow: TenancyStores = Object.create(store);
     slow.getOrganization = async (id) => {

@@ -23,7 +23,13 @@ describe('message bodies', () => {
       interactive: {
         type: 'button',
         header: { type: 'document', document: { id: 'H1' } },
-        action: { buttons: [], cards: [{ card_index: 0, header: { type: 'image', image: { id: 'C1' } } }, { card_index: 1, header: { type: 'video', video: { id: 'C2' } } }] },
+        action: {
+          buttons: [],
+          cards: [
+            { card_index: 0, header: { type: 'image', image: { id: 'C1' } } },
+            { card_index: 1, header: { type: 'video', video: { id: 'C2' } } },
+          ],
+        },
       },
     };
     expect(idsInBody('message', body)).toEqual({ ...none, media: ['H1', 'C1', 'C2'] });
@@ -35,8 +41,13 @@ describe('message bodies', () => {
   });
 
   it('a flow message names its flow_id (flow_name is resolved by Meta within the sending account)', () => {
-    const flow = (parameters: Record<string, unknown>) => ({ type: 'interactive', interactive: { type: 'flow', action: { name: 'flow', parameters: { flow_message_version: '3', flow_cta: 'Go', ...parameters } } } });
-    expect(idsInBody('message', flow({ flow_id: 'F1', flow_action_payload: { screen: 'S', data: { flow_id: 'not-an-id', image: { id: 'not-media' } } } }))).toEqual({ ...none, flows: ['F1'] });
+    const flow = (parameters: Record<string, unknown>) => ({
+      type: 'interactive',
+      interactive: { type: 'flow', action: { name: 'flow', parameters: { flow_message_version: '3', flow_cta: 'Go', ...parameters } } },
+    });
+    expect(
+      idsInBody('message', flow({ flow_id: 'F1', flow_action_payload: { screen: 'S', data: { flow_id: 'not-an-id', image: { id: 'not-media' } } } })),
+    ).toEqual({ ...none, flows: ['F1'] });
     expect(idsInBody('message', flow({ flow_name: 'signup' }))).toEqual(none);
   });
 
@@ -51,7 +62,12 @@ describe('message bodies', () => {
           { type: 'header', parameters: [{ type: 'image', image: { id: 'T1' } }] },
           { type: 'body', parameters: [{ type: 'text', text: 'Ada' }] },
           { type: 'carousel', cards: [{ card_index: 0, components: [{ type: 'header', parameters: [{ type: 'video', video: { id: 'T2' } }] }] }] },
-          { type: 'button', sub_type: 'flow', index: '0', parameters: [{ type: 'action', action: { flow_token: 't', flow_action_data: { image: { id: 'x' } } } }] },
+          {
+            type: 'button',
+            sub_type: 'flow',
+            index: '0',
+            parameters: [{ type: 'action', action: { flow_token: 't', flow_action_data: { image: { id: 'x' } } } }],
+          },
         ],
       },
     };
@@ -59,7 +75,12 @@ describe('message bodies', () => {
   });
 
   it('each id once', () => {
-    expect(idsInBody('message', { image: { id: 'M1' }, template: { name: 't', components: [{ type: 'header', parameters: [{ type: 'image', image: { id: 'M1' } }] }] } }).media).toEqual(['M1']);
+    expect(
+      idsInBody('message', {
+        image: { id: 'M1' },
+        template: { name: 't', components: [{ type: 'header', parameters: [{ type: 'image', image: { id: 'M1' } }] }] },
+      }).media,
+    ).toEqual(['M1']);
   });
 
   it('text, location and contacts messages name no id', () => {
@@ -76,7 +97,10 @@ describe('message bodies', () => {
     [{ context: { message_id: { $ne: 1 } } }, 'body.context.message_id must be a non-empty string'],
     [{ template: { name: 7 } }, 'body.template.name must be a non-empty string'],
     [{ interactive: { action: { parameters: { flow_id: 1 } } } }, 'body.interactive.action.parameters.flow_id must be a non-empty string'],
-    [{ template: { name: 't', components: [{ parameters: [{ document: { id: true } }] }] } }, 'body.template.components[0].parameters[0].document.id must be a non-empty string'],
+    [
+      { template: { name: 't', components: [{ parameters: [{ document: { id: true } }] }] } },
+      'body.template.components[0].parameters[0].document.id must be a non-empty string',
+    ],
   ])('an id that is not a non-empty string is a 400 naming the field: %j', (body, message) => {
     expect(() => idsInBody('message', body)).toThrow(new RequestValidationError(message));
   });
@@ -86,7 +110,9 @@ it('bounds the ids of one kind a body may name (each is a look-up)', () => {
   const header = (id: string) => ({ type: 'header', parameters: [{ type: 'image', image: { id } }] });
   const recipients = (count: number) => Array.from({ length: count }, (_, index) => ({ to: String(index), components: [header(`M${index}`)] }));
   expect(idsInBody('bulk', { template: { name: 't' }, recipients: recipients(MAX_IDS_PER_KIND) }).media).toHaveLength(MAX_IDS_PER_KIND);
-  expect(() => idsInBody('bulk', { template: { name: 't' }, recipients: recipients(MAX_IDS_PER_KIND + 1) })).toThrow(`body may name at most ${MAX_IDS_PER_KIND} distinct media ids`);
+  expect(() => idsInBody('bulk', { template: { name: 't' }, recipients: recipients(MAX_IDS_PER_KIND + 1) })).toThrow(
+    `body may name at most ${MAX_IDS_PER_KIND} distinct media ids`,
+  );
 });
 
 describe('other body shapes', () => {
@@ -100,7 +126,14 @@ describe('other body shapes', () => {
       name: 'offer',
       components: [
         { type: 'body', text: 'Offer' },
-        { type: 'BUTTONS', buttons: [{ type: 'FLOW', flow_id: 'F1', flow_action: 'navigate' }, { type: 'FLOW', flow_json: '{}' }, { type: 'FLOW', flow_name: 'x' }] },
+        {
+          type: 'BUTTONS',
+          buttons: [
+            { type: 'FLOW', flow_id: 'F1', flow_action: 'navigate' },
+            { type: 'FLOW', flow_json: '{}' },
+            { type: 'FLOW', flow_name: 'x' },
+          ],
+        },
         { type: 'CAROUSEL', cards: [{ components: [{ type: 'BUTTONS', buttons: [{ type: 'FLOW', flow_id: 'F2' }] }] }] },
       ],
     };
@@ -109,7 +142,13 @@ describe('other body shapes', () => {
 
   it('bulk sends: the template name and media of shared and per-recipient components', () => {
     const header = (id: string) => ({ type: 'header', parameters: [{ type: 'image', image: { id } }] });
-    const body = { template: { name: 'order_update', language: 'en_US', components: [header('B1')] }, recipients: [{ to: '1', parameters: ['x'] }, { to: '2', components: [header('B2')] }] };
+    const body = {
+      template: { name: 'order_update', language: 'en_US', components: [header('B1')] },
+      recipients: [
+        { to: '1', parameters: ['x'] },
+        { to: '2', components: [header('B2')] },
+      ],
+    };
     expect(idsInBody('bulk', body)).toEqual({ ...none, media: ['B1', 'B2'], templateNames: ['order_update'] });
   });
 });

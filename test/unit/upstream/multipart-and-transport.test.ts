@@ -15,7 +15,9 @@ describe('parseMultipart', () => {
   it('reads fields and files (binary kept byte for byte, filename* decoded)', () => {
     const binary = Buffer.from([0, 1, 2, 13, 10, 45, 45, 255]);
     const raw = Buffer.concat([
-      body('------abc\nContent-Disposition: form-data; name="type"\n\nimage/png\n------abc\nContent-Disposition: form-data; name="file"; filename="a.png"; filename*=UTF-8\'\'caf%C3%A9.png\nContent-Type: image/png\n\n'),
+      body(
+        '------abc\nContent-Disposition: form-data; name="type"\n\nimage/png\n------abc\nContent-Disposition: form-data; name="file"; filename="a.png"; filename*=UTF-8\'\'caf%C3%A9.png\nContent-Type: image/png\n\n',
+      ),
       binary,
       body('\n------abc--\n'),
     ]);
@@ -31,7 +33,9 @@ describe('parseMultipart', () => {
   it('keeps what the upload rules read: a part without Content-Type, and a part without filename byte for byte', () => {
     const binary = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe, 0x00, 0xc3]);
     const raw = Buffer.concat([
-      body('------abc\nContent-Disposition: form-data; name="file"; filename="a.png"\n\nx\n------abc\nContent-Disposition: form-data; name="raw"\nContent-Type: image/png\n\n'),
+      body(
+        '------abc\nContent-Disposition: form-data; name="file"; filename="a.png"\n\nx\n------abc\nContent-Disposition: form-data; name="raw"\nContent-Type: image/png\n\n',
+      ),
       binary,
       body('\n------abc--'),
     ]);
@@ -49,7 +53,9 @@ describe('parseMultipart', () => {
   });
 
   it('accepts a quoted boundary and refuses malformed bodies with 400s', () => {
-    expect(parseMultipart(body('--q\nContent-Disposition: form-data; name="a"\n\n1\n--q--'), 'multipart/form-data; boundary="q"')[0]!.data.toString()).toBe('1');
+    expect(parseMultipart(body('--q\nContent-Disposition: form-data; name="a"\n\n1\n--q--'), 'multipart/form-data; boundary="q"')[0]!.data.toString()).toBe(
+      '1',
+    );
     for (const [raw, contentType] of [
       [body('------abc\nContent-Disposition: form-data; name="a"\n\nunterminated'), type],
       [body('no boundary at all'), type],
@@ -62,13 +68,13 @@ describe('parseMultipart', () => {
   });
 });
 
-it('parses id lists in Meta\'s and plain forms', () => {
+it("parses id lists in Meta's and plain forms", () => {
   expect(parseIdList('[1,2]')).toEqual(['1', '2']);
   expect(parseIdList('["1", "2"]')).toEqual(['1', '2']);
   expect(parseIdList('1, 2,')).toEqual(['1', '2']);
 });
 
-it('recognizes animated WebP and Meta\'s media hosts', () => {
+it("recognizes animated WebP and Meta's media hosts", () => {
   expect(isAnimatedWebp(Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8X'), Buffer.from([0x02, 0, 0, 0, 0x02])]))).toBe(true);
   expect(isAnimatedWebp(Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8 '), Buffer.alloc(8)]))).toBe(false);
   expect(isAllowedMediaUrl('https://lookaside.fbsbx.com/x', 'https://graph.facebook.com')).toBe(true);
@@ -124,7 +130,10 @@ describe('HttpGraphTransport', () => {
     await transport().request({
       method: 'POST',
       path: '/123/media',
-      multipart: { fields: [['messaging_product', 'whatsapp']], files: [{ field: 'file', filename: 'a.png', contentType: 'image/png', data: Buffer.from([1, 2, 3]) }] },
+      multipart: {
+        fields: [['messaging_product', 'whatsapp']],
+        files: [{ field: 'file', filename: 'a.png', contentType: 'image/png', data: Buffer.from([1, 2, 3]) }],
+      },
       accessToken: 'EAAG',
     });
     const request = seen[seen.length - 1]!;
@@ -139,7 +148,9 @@ describe('HttpGraphTransport', () => {
   it('keeps a non-JSON body as text, and turns no answer in time into UpstreamUnavailableError(timeout)', async () => {
     expect((await transport().request({ method: 'GET', path: '/html', accessToken: 't' })).body).toBe('<html>bad gateway</html>');
     await expect(transport().request({ method: 'GET', path: '/hang', accessToken: 't' })).rejects.toEqual(new UpstreamUnavailableError('timeout'));
-    await expect(transport().request({ method: 'GET', path: '/x', accessToken: 't', timeoutMs: 100_000 })).resolves.toEqual(expect.objectContaining({ status: 200 }));
+    await expect(transport().request({ method: 'GET', path: '/x', accessToken: 't', timeoutMs: 100_000 })).resolves.toEqual(
+      expect.objectContaining({ status: 200 }),
+    );
   });
 
   it('downloads binary bodies up to a size', async () => {

@@ -5,15 +5,25 @@
  */
 import { fillPath } from '../../../shared/upstream/pass-through';
 import { upstreamRoutes, type UpstreamRouteSpec } from '../../../runtime-contract/upstream-routes';
-import { createWrapperKit, graphFailure, type Answer, ids, ok, sampleBody, samplePathParameters, sampleQuery, timeout, type WrapperKit } from '../../support/upstream-fakes';
+import {
+  createWrapperKit,
+  graphFailure,
+  type Answer,
+  ids,
+  ok,
+  sampleBody,
+  samplePathParameters,
+  sampleQuery,
+  timeout,
+  type WrapperKit,
+} from '../../support/upstream-fakes';
 
 const ordinary = upstreamRoutes.filter((route) => !route.special);
 const rows = ordinary.map((route) => ({ ...route, key: `${route.method} /upstream${route.path}` }));
 /** Requests the ownership checks make before the call itself. */
 const isOwnershipRead = (path: string) => path.endsWith('/message_templates') || path.endsWith('/flows') || path.endsWith('/message_qrdls');
 
-const callOf = (kit: WrapperKit, route: UpstreamRouteSpec) =>
-  kit.call(route.operation, { query: sampleQuery(route), body: sampleBody(route) });
+const callOf = (kit: WrapperKit, route: UpstreamRouteSpec) => kit.call(route.operation, { query: sampleQuery(route), body: sampleBody(route) });
 
 /** Every upstream answer of the route's own call (ownership reads still succeed). */
 const answerWith = (kit: WrapperKit, route: UpstreamRouteSpec, answer: Answer) => {
@@ -111,7 +121,13 @@ describe.each(rows)('$key', (route) => {
   });
 
   it('answers 429 for upstream rate limits (130429, 131056, 80007, 4, HTTP 429)', async () => {
-    for (const [status, code] of [[400, 130429], [400, 131056], [400, 80007], [400, 4], [429, 100]] as const) {
+    for (const [status, code] of [
+      [400, 130429],
+      [400, 131056],
+      [400, 80007],
+      [400, 4],
+      [429, 100],
+    ] as const) {
       answerWith(kit, route, graphFailure(status, code));
       const response = await callOf(kit, route);
       expect(response.status).toBe(429);
@@ -175,7 +191,9 @@ describe('request checks from the table', () => {
 
   it('requires the required body fields and enum values', async () => {
     expect((await kit.call('markMessageRead', { body: {} })).body.message).toBe('body.message_id is required');
-    expect((await kit.call('syncCoexistence', { body: { sync_type: 'everything' } })).body.message).toBe('body.sync_type must be one of smb_app_state_sync, history');
+    expect((await kit.call('syncCoexistence', { body: { sync_type: 'everything' } })).body.message).toBe(
+      'body.sync_type must be one of smb_app_state_sync, history',
+    );
     expect((await kit.call('createQrCode', { body: { prefilled_message: 'Hi', generate_qr_image: 'GIF' } })).status).toBe(400);
     expect((await kit.call('sendMessage', { body: [1, 2] })).body.message).toBe('body must be a JSON object');
     expect(kit.graph.requests).toEqual([]);
@@ -234,27 +252,30 @@ describe('request checks from the table', () => {
     expect(reads.map((request) => request.query?.after)).toEqual([undefined, 'CUR1']);
   });
 
-  it.each(['getMedia', 'deleteMedia'])('%s: Meta\'s "not there / not yours" answers become 404; a 190 is told apart by reading the number', async (operation) => {
-    const media = `/${ids.media}`;
-    const method = operation === 'getMedia' ? 'GET' : 'DELETE';
-    for (const answer of [graphFailure(400, 100, { error_subcode: 33 }), graphFailure(404, 100)]) {
-      kit.graph.on(method, media, answer);
+  it.each(['getMedia', 'deleteMedia'])(
+    '%s: Meta\'s "not there / not yours" answers become 404; a 190 is told apart by reading the number',
+    async (operation) => {
+      const media = `/${ids.media}`;
+      const method = operation === 'getMedia' ? 'GET' : 'DELETE';
+      for (const answer of [graphFailure(400, 100, { error_subcode: 33 }), graphFailure(404, 100)]) {
+        kit.graph.on(method, media, answer);
+        expect((await kit.call(operation)).status).toBe(404);
+      }
+      // 190 on the media, the account's own number reads fine: another owner's media, not a dead token.
+      kit.graph.on(method, media, graphFailure(401, 190));
+      kit.graph.on('GET', `/${ids.phone}`, ok({ id: ids.phone }));
       expect((await kit.call(operation)).status).toBe(404);
-    }
-    // 190 on the media, the account's own number reads fine: another owner's media, not a dead token.
-    kit.graph.on(method, media, graphFailure(401, 190));
-    kit.graph.on('GET', `/${ids.phone}`, ok({ id: ids.phone }));
-    expect((await kit.call(operation)).status).toBe(404);
-    expect((await kit.tenancy.repository.getBusinessAccount(kit.org, ids.waba))!.status).toBe('active');
-    // 190 on the number too: the token is dead; the account is flagged.
-    kit.graph.on('GET', `/${ids.phone}`, graphFailure(401, 190));
-    const dead = await kit.call(operation);
-    expect(dead.status).toBe(400);
-    expect(dead.body.error.code).toBe(190);
-    expect((await kit.tenancy.repository.getBusinessAccount(kit.org, ids.waba))!.status).toBe('needs-authorization');
-  });
+      expect((await kit.tenancy.repository.getBusinessAccount(kit.org, ids.waba))!.status).toBe('active');
+      // 190 on the number too: the token is dead; the account is flagged.
+      kit.graph.on('GET', `/${ids.phone}`, graphFailure(401, 190));
+      const dead = await kit.call(operation);
+      expect(dead.status).toBe(400);
+      expect(dead.body.error.code).toBe(190);
+      expect((await kit.tenancy.repository.getBusinessAccount(kit.org, ids.waba))!.status).toBe('needs-authorization');
+    },
+  );
 
-  it('uses the credentials of the number\'s own business account', async () => {
+  it("uses the credentials of the number's own business account", async () => {
     await kit.call('getBusinessProfile', { pathParameters: { phoneNumberId: ids.secondWabaPhone } });
     expect(kit.graph.requests[0]!.accessToken).toBe('EAAG-demo-eu');
   });

@@ -15,7 +15,9 @@ it('gives every row a unique operation and a unique method + path', () => {
 
 it('becomes the upstream surface of the manifest: group upstream-wrapper, bearer upstream token, upstream rate class, body kind', () => {
   const generated = routes.filter((route) => route.surface === 'upstream');
-  expect(generated.map((route) => `${route.method} ${resourcePath(route)}`)).toEqual(upstreamRoutes.map((route) => `${route.method} /api/v2/upstream${route.path}`));
+  expect(generated.map((route) => `${route.method} ${resourcePath(route)}`)).toEqual(
+    upstreamRoutes.map((route) => `${route.method} /api/v2/upstream${route.path}`),
+  );
   for (const route of generated) {
     const row = upstreamRoutes.find((candidate) => candidate.operation === route.operation)!;
     expect(route).toEqual(
@@ -25,7 +27,7 @@ it('becomes the upstream surface of the manifest: group upstream-wrapper, bearer
   expect(routes.filter((route) => route.group === 'upstream-wrapper')).toEqual(generated);
 });
 
-it('covers the contract\'s two example paths', () => {
+it("covers the contract's two example paths", () => {
   expect(upstreamRoutes.map((route) => `${route.method} /upstream${route.path}`)).toEqual(
     expect.arrayContaining(['GET /upstream/phone-numbers', 'POST /upstream/wabas/{wabaId}/templates/migrate']),
   );

@@ -8,7 +8,8 @@ import { parseCallbackData } from '../../../shared/delivery/callback-data';
 import { createWrapperKit, graphFailure, ids, ok, timeout, type WrapperKit } from '../../support/upstream-fakes';
 
 let kit: WrapperKit;
-const accepted = (request: { json?: unknown }) => ok({ messaging_product: 'whatsapp', contacts: [{ input: 'x', wa_id: 'x' }], messages: [{ id: `wamid.sent-${(request.json as { to?: string }).to}` }] });
+const accepted = (request: { json?: unknown }) =>
+  ok({ messaging_product: 'whatsapp', contacts: [{ input: 'x', wa_id: 'x' }], messages: [{ id: `wamid.sent-${(request.json as { to?: string }).to}` }] });
 
 beforeEach(async () => {
   kit = await createWrapperKit();
@@ -18,7 +19,8 @@ beforeEach(async () => {
 
 const posts = () => kit.graph.calls().filter((request) => request.method === 'POST');
 const callbackOf = (request: { json?: unknown }) => (request.json as Record<string, unknown>).biz_opaque_callback_data;
-const sendText = (extra: Record<string, unknown> = {}) => kit.call('sendMessage', { body: { to: '15551234567', type: 'text', text: { body: 'hi' }, ...extra } });
+const sendText = (extra: Record<string, unknown> = {}) =>
+  kit.call('sendMessage', { body: { to: '15551234567', type: 'text', text: { body: 'hi' }, ...extra } });
 const marketingBody = { to: '15551234568', type: 'template', recipient_type: 'individual', template: { name: 'spring_sale', language: { code: 'en' } } };
 
 describe('single sends (messages, marketing messages)', () => {
@@ -29,13 +31,22 @@ describe('single sends (messages, marketing messages)', () => {
     const upstream = posts()[0]!;
     expect(parseCallbackData(callbackOf(upstream))).toEqual({ kind: 'upstream-send', sendId: 'snd_0001' });
     expect(kit.idRecords.sends).toEqual([
-      { organizationId: kit.org, wabaId: ids.waba, phoneNumberId: ids.phone, sendId: 'snd_0001', to: '15551234567', outcome: 'SENT', messageId: 'wamid.sent-15551234567', createdAt: kit.time.now() },
+      {
+        organizationId: kit.org,
+        wabaId: ids.waba,
+        phoneNumberId: ids.phone,
+        sendId: 'snd_0001',
+        to: '15551234567',
+        outcome: 'SENT',
+        messageId: 'wamid.sent-15551234567',
+        createdAt: kit.time.now(),
+      },
     ]);
     // The message id record names its send, so an event carrying only the message id finds it.
     expect(kit.idRecords.messages.get(`${kit.org}#wamid.sent-15551234567`)).toEqual(expect.objectContaining({ direction: 'sent', sendId: 'snd_0001' }));
   });
 
-  it('a caller\'s own biz_opaque_callback_data is replaced upstream and kept in the send record', async () => {
+  it("a caller's own biz_opaque_callback_data is replaced upstream and kept in the send record", async () => {
     const response = await sendText({ biz_opaque_callback_data: 'order-4711' });
     expect(response.body.messages[0].id).toBe('wamid.sent-15551234567');
     expect(callbackOf(posts()[0]!)).toBe('u1:snd_0001');
@@ -47,7 +58,15 @@ describe('single sends (messages, marketing messages)', () => {
     const response = await kit.call('sendMarketingMessage', { body: { ...marketingBody, biz_opaque_callback_data: 'campaign-9' } });
     expect(response.status).toBe(200);
     expect(posts().map(callbackOf)).toEqual(['u1:snd_0001', 'u1:snd_0002']);
-    expect(kit.idRecords.sends[1]).toEqual(expect.objectContaining({ sendId: 'snd_0002', to: '15551234568', outcome: 'SENT', messageId: 'wamid.sent-15551234568', customerCallbackData: 'campaign-9' }));
+    expect(kit.idRecords.sends[1]).toEqual(
+      expect.objectContaining({
+        sendId: 'snd_0002',
+        to: '15551234568',
+        outcome: 'SENT',
+        messageId: 'wamid.sent-15551234568',
+        customerCallbackData: 'campaign-9',
+      }),
+    );
   });
 
   it('an unusable own callback data (not a string, over 512 characters) is a 400 naming the field; nothing sent or recorded', async () => {
@@ -63,7 +82,7 @@ describe('single sends (messages, marketing messages)', () => {
     expect(kit.idRecords.sends[0]!.customerCallbackData).toHaveLength(512);
   });
 
-  it('a send whose answer never came (timeout) answers 502 as before and leaves an UNKNOWN record without message id; Meta\'s own 5xx error answers 502 too but records FAILED', async () => {
+  it("a send whose answer never came (timeout) answers 502 as before and leaves an UNKNOWN record without message id; Meta's own 5xx error answers 502 too but records FAILED", async () => {
     kit.graph.on('POST', `/${ids.phone}/messages`, timeout, ok({ error: { message: 'down', code: 2 } }, 503));
     expect((await sendText({ biz_opaque_callback_data: 'mine' })).status).toBe(502);
     expect((await sendText()).status).toBe(502);
@@ -93,14 +112,18 @@ describe('single sends (messages, marketing messages)', () => {
     expect(kit.idRecords.sends).toEqual([]);
   });
 
-  it('a send refused before any call (another organization\'s number) records nothing', async () => {
-    expect((await kit.call('sendMessage', { pathParameters: { phoneNumberId: ids.otherPhone }, body: { to: '15551234567', type: 'text', text: { body: 'hi' } } })).status).toBe(404);
+  it("a send refused before any call (another organization's number) records nothing", async () => {
+    expect(
+      (await kit.call('sendMessage', { pathParameters: { phoneNumberId: ids.otherPhone }, body: { to: '15551234567', type: 'text', text: { body: 'hi' } } }))
+        .status,
+    ).toBe(404);
     expect(kit.idRecords.sends).toEqual([]);
   });
 });
 
 describe('bulk sends', () => {
-  const bulk = (recipients: string[]) => kit.call('sendBulkTemplate', { body: { template: { name: 'order_update', language: 'en_US' }, recipients: recipients.map((to) => ({ to })) } });
+  const bulk = (recipients: string[]) =>
+    kit.call('sendBulkTemplate', { body: { template: { name: 'order_update', language: 'en_US' }, recipients: recipients.map((to) => ({ to })) } });
 
   it('each recipient is its own send: its own callback data and record with its outcome; the answer is unchanged', async () => {
     kit.graph.on('POST', `/${ids.phone}/messages`, (request) => {
@@ -115,7 +138,9 @@ describe('bulk sends', () => {
     const byRecipient = new Map(posts().map((request) => [(request.json as { to: string }).to, callbackOf(request)]));
     expect(new Set(byRecipient.values()).size).toBe(3);
     const records = new Map(kit.idRecords.sends.map((send) => [send.to, send]));
-    expect(records.get('15550000001')).toEqual(expect.objectContaining({ outcome: 'SENT', messageId: 'wamid.sent-15550000001', organizationId: kit.org, phoneNumberId: ids.phone }));
+    expect(records.get('15550000001')).toEqual(
+      expect.objectContaining({ outcome: 'SENT', messageId: 'wamid.sent-15550000001', organizationId: kit.org, phoneNumberId: ids.phone }),
+    );
     expect(records.get('15550000002')).toEqual(expect.objectContaining({ outcome: 'FAILED' }));
     expect(records.get('15550000003')).toEqual(expect.objectContaining({ outcome: 'UNKNOWN' }));
     for (const [to, send] of records) expect(byRecipient.get(to)).toBe(`u1:${send.sendId}`);

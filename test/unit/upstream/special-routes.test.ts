@@ -14,7 +14,14 @@ const phoneList = (wabaId: string, numbers: Array<{ id: string; display_phone_nu
 
 describe('GET /upstream/phone-numbers', () => {
   it('lists every account and its numbers (ids the organization added), with the account waba_id on each', async () => {
-    kit.graph.on('GET', `/${ids.waba}/phone_numbers`, phoneList(ids.waba, [{ id: ids.phone, display_phone_number: '+1 555-010-0001' }, { id: '120000000000077', display_phone_number: '+1 555-010-0077' }]));
+    kit.graph.on(
+      'GET',
+      `/${ids.waba}/phone_numbers`,
+      phoneList(ids.waba, [
+        { id: ids.phone, display_phone_number: '+1 555-010-0001' },
+        { id: '120000000000077', display_phone_number: '+1 555-010-0077' },
+      ]),
+    );
     kit.graph.on('GET', `/${ids.secondWaba}/phone_numbers`, phoneList(ids.secondWaba, [{ id: ids.secondWabaPhone, display_phone_number: '+1 555-010-0002' }]));
     const response = await kit.call('listPhoneNumbers', { query: { fields: 'display_phone_number' } });
     expect(response.status).toBe(200);
@@ -64,18 +71,19 @@ describe('GET /upstream/phone-numbers', () => {
     expect(partial.body.accounts.find((account: { waba_id: string }) => account.waba_id === ids.waba).error.code).toBe(502);
   });
 
-  it('never shows another organization\'s accounts', async () => {
+  it("never shows another organization's accounts", async () => {
     const response = await kit.call('listPhoneNumbers', { token: kit.otherToken });
     expect(response.body.accounts.map((account: { waba_id: string }) => account.waba_id)).toEqual([ids.otherWaba]);
   });
 });
 
 describe('POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk', () => {
-  const recipients = (count: number) => Array.from({ length: count }, (_, index) => ({ to: `1555000${String(index).padStart(4, '0')}`, parameters: [`name ${index}`, `A-${index}`] }));
+  const recipients = (count: number) =>
+    Array.from({ length: count }, (_, index) => ({ to: `1555000${String(index).padStart(4, '0')}`, parameters: [`name ${index}`, `A-${index}`] }));
   const bulkBody = (count: number) => ({ template: { name: 'order_update', language: 'en_US' }, recipients: recipients(count) });
   const sent = (request: { json?: unknown }) => ok({ messaging_product: 'whatsapp', messages: [{ id: `wamid.${(request.json as { to: string }).to}` }] });
 
-  it('sends the template to each recipient with its variables, paced by the account\'s shared pacer, and summarises', async () => {
+  it("sends the template to each recipient with its variables, paced by the account's shared pacer, and summarises", async () => {
     kit.graph.on('POST', `/${ids.phone}/messages`, sent);
     const start = kit.time.nowMs();
     const response = await kit.call('sendBulkTemplate', { body: bulkBody(10) });
@@ -87,7 +95,19 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk', () => {
       recipient_type: 'individual',
       to: '15550000000',
       type: 'template',
-      template: { name: 'order_update', language: { code: 'en_US' }, components: [{ type: 'body', parameters: [{ type: 'text', text: 'name 0' }, { type: 'text', text: 'A-0' }] }] },
+      template: {
+        name: 'order_update',
+        language: { code: 'en_US' },
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'name 0' },
+              { type: 'text', text: 'A-0' },
+            ],
+          },
+        ],
+      },
       // Each recipient's send is its own (u1:<sendId>), found again by Meta's status events.
       biz_opaque_callback_data: expect.stringMatching(/^u1:snd_\d{4}$/),
     });
@@ -134,11 +154,16 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk', () => {
     expect(response.body.summary).toEqual({ total: 2, sent: 1, failed: 0, unknown: 1, not_sent: 0 });
     expect(response.body.results[0]).toEqual(expect.objectContaining({ status: 'unknown', attempts: 1 }));
     expect(kit.graph.calls().filter((request) => (request.json as { to: string }).to === '15550000000')).toHaveLength(1);
-    expect(kit.warnings).toEqual([{ message: 'upstream send outcome unknown; reconcile through webhooks', facts: expect.objectContaining({ operation: 'sendBulkTemplate', phoneNumberId: ids.phone, reason: 'timeout' }) }]);
+    expect(kit.warnings).toEqual([
+      {
+        message: 'upstream send outcome unknown; reconcile through webhooks',
+        facts: expect.objectContaining({ operation: 'sendBulkTemplate', phoneNumberId: ids.phone, reason: 'timeout' }),
+      },
+    ]);
     expect(JSON.stringify(kit.warnings)).not.toContain('15550000000');
   });
 
-  it('classifies 5xx as the broadcast worker does: Meta\'s own error is retried, a gateway\'s 502 or a bodiless 503 is unknown', async () => {
+  it("classifies 5xx as the broadcast worker does: Meta's own error is retried, a gateway's 502 or a bodiless 503 is unknown", async () => {
     let metaFailures = 0;
     kit.graph.on('POST', `/${ids.phone}/messages`, (request) => {
       const to = (request.json as { to: string }).to;
@@ -150,12 +175,24 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk', () => {
     const response = await kit.call('sendBulkTemplate', { body: bulkBody(3) });
     expect(response.body.summary).toEqual({ total: 3, sent: 1, failed: 0, unknown: 2, not_sent: 0 });
     expect(response.body.results[0]).toEqual(expect.objectContaining({ status: 'sent', attempts: 2 }));
-    expect(response.body.results[1]).toEqual(expect.objectContaining({ status: 'unknown', attempts: 1, error: expect.objectContaining({ code: 502, message: 'Outcome unknown (HTTP 502); reconcile through webhooks before resending' }) }));
-    expect(response.body.results[2]).toEqual(expect.objectContaining({ status: 'unknown', attempts: 1, error: expect.objectContaining({ message: 'Outcome unknown (HTTP 503); reconcile through webhooks before resending' }) }));
+    expect(response.body.results[1]).toEqual(
+      expect.objectContaining({
+        status: 'unknown',
+        attempts: 1,
+        error: expect.objectContaining({ code: 502, message: 'Outcome unknown (HTTP 502); reconcile through webhooks before resending' }),
+      }),
+    );
+    expect(response.body.results[2]).toEqual(
+      expect.objectContaining({
+        status: 'unknown',
+        attempts: 1,
+        error: expect.objectContaining({ message: 'Outcome unknown (HTTP 503); reconcile through webhooks before resending' }),
+      }),
+    );
     expect(kit.warnings.map((warning) => warning.facts.reason)).toEqual(['HTTP 502', 'HTTP 503']);
   });
 
-  it('fails a recipient whose Meta 5xx error keeps coming once its attempts run out, with Meta\'s error', async () => {
+  it("fails a recipient whose Meta 5xx error keeps coming once its attempts run out, with Meta's error", async () => {
     kit.graph.on('POST', `/${ids.phone}/messages`, graphFailure(500, 131000));
     const response = await kit.call('sendBulkTemplate', { body: bulkBody(1) });
     expect(response.body.summary).toEqual({ total: 1, sent: 0, failed: 1, unknown: 0, not_sent: 0 });
@@ -171,31 +208,41 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/messages/bulk', () => {
     const response = await kit.call('sendBulkTemplate', { body: bulkBody(100) });
     expect(response.body.summary.sent).toBe(40);
     expect(response.body.summary.not_sent).toBe(60);
-    expect(response.body.results[99]).toEqual(expect.objectContaining({ status: 'not_sent', attempts: 0, error: expect.objectContaining({ type: 'WrapperTimeBudgetExceeded' }) }));
+    expect(response.body.results[99]).toEqual(
+      expect.objectContaining({ status: 'not_sent', attempts: 0, error: expect.objectContaining({ type: 'WrapperTimeBudgetExceeded' }) }),
+    );
   });
 
   it('validates recipients: at most 100, digits only, no duplicates', async () => {
     expect((await kit.call('sendBulkTemplate', { body: bulkBody(101) })).body.message).toMatch(/recipients must list at most 100 recipients/);
-    expect((await kit.call('sendBulkTemplate', { body: { ...bulkBody(1), recipients: [{ to: '+1 555' }] } })).body.message).toMatch(/recipients\[0\]\.to must be 6 to 15 digits/);
+    expect((await kit.call('sendBulkTemplate', { body: { ...bulkBody(1), recipients: [{ to: '+1 555' }] } })).body.message).toMatch(
+      /recipients\[0\]\.to must be 6 to 15 digits/,
+    );
     const duplicate = { ...bulkBody(1), recipients: [...recipients(2), recipients(1)[0]!] };
     expect((await kit.call('sendBulkTemplate', { body: duplicate })).body.message).toBe('recipients[2].to duplicates recipients[0].to');
     expect(kit.graph.calls()).toEqual([]);
   });
 
-  it('uses a recipient\'s own components, else shared components plus its body parameters', async () => {
+  it("uses a recipient's own components, else shared components plus its body parameters", async () => {
     kit.graph.on('POST', `/${ids.phone}/messages`, sent);
     const header = { type: 'header', parameters: [{ type: 'image', image: { id: '999' } }] };
     const own = [{ type: 'body', parameters: [{ type: 'text', text: 'own' }] }];
     await kit.idRecords.recordMedia({ organizationId: kit.org, wabaId: ids.waba, phoneNumberId: ids.phone, id: '999', recordedAt: kit.time.now() });
     await kit.call('sendBulkTemplate', {
-      body: { template: { name: 'order_update', language: 'en', components: [header] }, recipients: [{ to: '15550000001', parameters: ['p'] }, { to: '15550000002', components: own }] },
+      body: {
+        template: { name: 'order_update', language: 'en', components: [header] },
+        recipients: [
+          { to: '15550000001', parameters: ['p'] },
+          { to: '15550000002', components: own },
+        ],
+      },
     });
     const bodies = kit.graph.calls().map((request) => (request.json as { template: { components: unknown[] } }).template.components);
     expect(bodies).toContainEqual([header, { type: 'body', parameters: [{ type: 'text', text: 'p' }] }]);
     expect(bodies).toContainEqual(own);
   });
 
-  it('answers 404 for another organization\'s number before any send', async () => {
+  it("answers 404 for another organization's number before any send", async () => {
     const response = await kit.call('sendBulkTemplate', { pathParameters: { phoneNumberId: ids.otherPhone }, body: bulkBody(1) });
     expect(response.status).toBe(404);
     expect(kit.graph.requests).toEqual([]);
@@ -207,12 +254,26 @@ describe('POST /upstream/wabas/{wabaId}/templates/migrate', () => {
   const migrate = (body: unknown, wabaId: string = ids.waba) => kit.call('migrateTemplates', { pathParameters: { wabaId }, body });
 
   beforeEach(() => {
-    kit.graph.on('GET', `/${ids.secondWaba}/message_templates`, ok({ data: [{ id: 's1', name: 'order_update' }, { id: 's2', name: 'spring_sale' }, { id: 's3', name: 'bad_one' }] }));
+    kit.graph.on(
+      'GET',
+      `/${ids.secondWaba}/message_templates`,
+      ok({
+        data: [
+          { id: 's1', name: 'order_update' },
+          { id: 's2', name: 'spring_sale' },
+          { id: 's3', name: 'bad_one' },
+        ],
+      }),
+    );
     kit.graph.on('GET', `/${ids.waba}/message_templates`, ok({ data: [{ id: 'd9', name: 'welcome' }] }));
   });
 
   it('migrates one page and answers names for migrated templates and reason codes for failures', async () => {
-    kit.graph.on('POST', `/${ids.waba}/migrate_message_templates`, ok({ migrated_templates: ['s1'], failed_templates: { s2: 'Template name already exists', s3: 'Incorrect category' } }));
+    kit.graph.on(
+      'POST',
+      `/${ids.waba}/migrate_message_templates`,
+      ok({ migrated_templates: ['s1'], failed_templates: { s2: 'Template name already exists', s3: 'Incorrect category' } }),
+    );
     const response = await migrate({ sourceWabaId: ids.secondWaba, pageNumber: 1 });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
@@ -229,7 +290,7 @@ describe('POST /upstream/wabas/{wabaId}/templates/migrate', () => {
     expect(kit.graph.requests.find((request) => request.path === `/${ids.secondWaba}/message_templates`)!.accessToken).toBe('EAAG-demo-eu');
   });
 
-  it('names copies by the destination\'s list when Meta answers destination ids', async () => {
+  it("names copies by the destination's list when Meta answers destination ids", async () => {
     kit.graph.on('POST', `/${ids.waba}/migrate_message_templates`, ok({ migrated_templates: ['d9'], failed_templates: [] }));
     expect((await migrate({ sourceWabaId: ids.secondWaba, pageNumber: 0 })).body.migrated_templates).toEqual([{ id: 'd9', name: 'welcome' }]);
   });
@@ -239,8 +300,14 @@ describe('POST /upstream/wabas/{wabaId}/templates/migrate', () => {
     expect((await migrate({ sourceWabaId: ids.secondWaba, pageNumber: 7 })).body).toEqual({ migrated_templates: [], failed_templates: [] });
   });
 
-  it('answers 400 when the source is another organization\'s, of another business, flagged, the destination itself, or not accessible', async () => {
-    await kit.tenancy.services.admin.connectBusinessAccount({ organizationId: kit.org, wabaId: '110000000000003', businessId: 'biz-elsewhere', name: 'x', accessToken: 'EAAG-x' });
+  it("answers 400 when the source is another organization's, of another business, flagged, the destination itself, or not accessible", async () => {
+    await kit.tenancy.services.admin.connectBusinessAccount({
+      organizationId: kit.org,
+      wabaId: '110000000000003',
+      businessId: 'biz-elsewhere',
+      name: 'x',
+      accessToken: 'EAAG-x',
+    });
     for (const sourceWabaId of [ids.otherWaba, '110000000000003', ids.waba, '123']) {
       const response = await migrate({ sourceWabaId, pageNumber: 0 });
       expect(response.status).toBe(400);
@@ -257,7 +324,7 @@ describe('POST /upstream/wabas/{wabaId}/templates/migrate', () => {
     expect((await migrate({ pageNumber: 0 })).body.message).toBe('sourceWabaId is required');
   });
 
-  it('passes Meta\'s rejection of the migration through, and a timeout as 502', async () => {
+  it("passes Meta's rejection of the migration through, and a timeout as 502", async () => {
     kit.graph.on('POST', `/${ids.waba}/migrate_message_templates`, graphFailure(400, 100));
     expect((await migrate({ sourceWabaId: ids.secondWaba, pageNumber: 0 })).status).toBe(400);
     kit.graph.on('POST', `/${ids.waba}/migrate_message_templates`, timeout);
@@ -287,7 +354,7 @@ function multipart(parts: Array<{ name: string; value: string | Buffer; filename
 describe('POST /upstream/phone-numbers/{phoneNumberId}/media', () => {
   const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(1000, 7)]);
 
-  it('re-encodes the file for Meta with messaging_product and type, and passes Meta\'s id through', async () => {
+  it("re-encodes the file for Meta with messaging_product and type, and passes Meta's id through", async () => {
     kit.graph.on('POST', `/${ids.phone}/media`, ok({ id: '1500000000123' }));
     const response = await kit.call('uploadMedia', multipart([{ name: 'file', value: png, filename: 'logo.png', type: 'image/png' }]));
     expect(response.status).toBe(200);
@@ -301,18 +368,25 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/media', () => {
   });
 
   it('refuses unsupported types, missing files and non-multipart bodies with 400', async () => {
-    expect((await kit.call('uploadMedia', multipart([{ name: 'file', value: 'x', filename: 'a.gif', type: 'image/gif' }]))).body.message).toMatch(/type image\/gif is not supported by WhatsApp/);
+    expect((await kit.call('uploadMedia', multipart([{ name: 'file', value: 'x', filename: 'a.gif', type: 'image/gif' }]))).body.message).toMatch(
+      /type image\/gif is not supported by WhatsApp/,
+    );
     expect((await kit.call('uploadMedia', multipart([{ name: 'type', value: 'image/png' }]))).body.message).toBe('multipart field file is required');
     // As Python's requests sends a file: a filename, no Content-Type (RFC 7578 would read it as text/plain).
     expect((await kit.call('uploadMedia', multipart([{ name: 'file', value: png, filename: 'logo.png' }]))).body.message).toBe(
       'multipart field type (the MIME type) is required when the file part has no Content-Type',
     );
-    expect((await kit.call('uploadMedia', { rawBody: Buffer.from('{}'), headers: { 'Content-Type': 'application/json' } })).body.message).toMatch(/Content-Type must be multipart\/form-data/);
+    expect((await kit.call('uploadMedia', { rawBody: Buffer.from('{}'), headers: { 'Content-Type': 'application/json' } })).body.message).toMatch(
+      /Content-Type must be multipart\/form-data/,
+    );
     expect(kit.graph.requests).toEqual([]);
   });
 
-  it('enforces size limits with 413 naming the limit: 4 MB through this API, stickers by WhatsApp\'s', async () => {
-    const image = await kit.call('uploadMedia', multipart([{ name: 'file', value: Buffer.alloc(MAX_FILE_BYTES + 1), filename: 'big.jpg', type: 'image/jpeg' }]));
+  it("enforces size limits with 413 naming the limit: 4 MB through this API, stickers by WhatsApp's", async () => {
+    const image = await kit.call(
+      'uploadMedia',
+      multipart([{ name: 'file', value: Buffer.alloc(MAX_FILE_BYTES + 1), filename: 'big.jpg', type: 'image/jpeg' }]),
+    );
     expect(image.status).toBe(413);
     expect(image.body.message).toMatch(/image uploads through this API are limited to 4 MB \(WhatsApp allows 5 MB/);
     const sticker = await kit.call('uploadMedia', multipart([{ name: 'file', value: Buffer.alloc(150 * 1024), filename: 's.webp', type: 'image/webp' }]));
@@ -321,19 +395,32 @@ describe('POST /upstream/phone-numbers/{phoneNumberId}/media', () => {
     const animated = Buffer.concat([Buffer.from('RIFF\0\0\0\0WEBPVP8X'), Buffer.from([0x0a, 0, 0, 0, 0x02]), Buffer.alloc(150 * 1024)]);
     kit.graph.on('POST', `/${ids.phone}/media`, ok({ id: '1' }));
     expect((await kit.call('uploadMedia', multipart([{ name: 'file', value: animated, filename: 'a.webp', type: 'image/webp' }]))).status).toBe(200);
-    const whole = await kit.call('uploadMedia', { rawBody: Buffer.alloc(MAX_FILE_BYTES + 128 * 1024), headers: { 'Content-Type': 'multipart/form-data; boundary=b' } });
+    const whole = await kit.call('uploadMedia', {
+      rawBody: Buffer.alloc(MAX_FILE_BYTES + 128 * 1024),
+      headers: { 'Content-Type': 'multipart/form-data; boundary=b' },
+    });
     expect(whole.status).toBe(413);
   });
 
-  it('answers 404 for another organization\'s number without reading the body', async () => {
-    expect((await kit.call('uploadMedia', { pathParameters: { phoneNumberId: ids.otherPhone }, ...multipart([{ name: 'file', value: png, filename: 'x.png', type: 'image/png' }]) })).status).toBe(404);
+  it("answers 404 for another organization's number without reading the body", async () => {
+    expect(
+      (
+        await kit.call('uploadMedia', {
+          pathParameters: { phoneNumberId: ids.otherPhone },
+          ...multipart([{ name: 'file', value: png, filename: 'x.png', type: 'image/png' }]),
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
 describe('POST /upstream/wabas/{wabaId}/flows/{flowId}/assets', () => {
-  it('uploads valid flow JSON as flow.json / FLOW_JSON after checking the flow is the account\'s', async () => {
+  it("uploads valid flow JSON as flow.json / FLOW_JSON after checking the flow is the account's", async () => {
     kit.graph.on('POST', `/${ids.flow}/assets`, ok({ success: true, validation_errors: [] }));
-    const response = await kit.call('uploadFlowJson', multipart([{ name: 'file', value: '{"version":"7.0","screens":[]}', filename: 'flow.json', type: 'application/json' }]));
+    const response = await kit.call(
+      'uploadFlowJson',
+      multipart([{ name: 'file', value: '{"version":"7.0","screens":[]}', filename: 'flow.json', type: 'application/json' }]),
+    );
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, validation_errors: [] });
     const upload = kit.graph.requests.find((request) => request.multipart)!;
@@ -343,16 +430,25 @@ describe('POST /upstream/wabas/{wabaId}/flows/{flowId}/assets', () => {
     ]);
   });
 
-  it('refuses invalid JSON (400) and another account\'s flow (404)', async () => {
-    expect((await kit.call('uploadFlowJson', multipart([{ name: 'file', value: '{not json', filename: 'flow.json' }]))).body.message).toBe('multipart field file must be valid JSON (the flow JSON)');
-    const foreign = await kit.call('uploadFlowJson', { pathParameters: { wabaId: ids.waba, flowId: ids.otherFlow }, ...multipart([{ name: 'file', value: '{}', filename: 'flow.json' }]) });
+  it("refuses invalid JSON (400) and another account's flow (404)", async () => {
+    expect((await kit.call('uploadFlowJson', multipart([{ name: 'file', value: '{not json', filename: 'flow.json' }]))).body.message).toBe(
+      'multipart field file must be valid JSON (the flow JSON)',
+    );
+    const foreign = await kit.call('uploadFlowJson', {
+      pathParameters: { wabaId: ids.waba, flowId: ids.otherFlow },
+      ...multipart([{ name: 'file', value: '{}', filename: 'flow.json' }]),
+    });
     expect(foreign.status).toBe(404);
   });
 });
 
 describe('GET /upstream/phone-numbers/{phoneNumberId}/media/{mediaId}/download', () => {
   it('reads the metadata scoped to the number, then fetches the file with the account token and answers it binary', async () => {
-    kit.graph.on('GET', `/${ids.media}`, ok({ url: 'https://lookaside.fbsbx.com/whatsapp_business/attachments/?mid=1', mime_type: 'image/jpeg', sha256: 'abc', file_size: 8, id: ids.media }));
+    kit.graph.on(
+      'GET',
+      `/${ids.media}`,
+      ok({ url: 'https://lookaside.fbsbx.com/whatsapp_business/attachments/?mid=1', mime_type: 'image/jpeg', sha256: 'abc', file_size: 8, id: ids.media }),
+    );
     const response = await kit.call('downloadMedia');
     expect(response.status).toBe(200);
     expect(response.raw.isBase64Encoded).toBe(true);
@@ -362,7 +458,7 @@ describe('GET /upstream/phone-numbers/{phoneNumberId}/media/{mediaId}/download',
     expect(kit.graph.downloads).toEqual([{ url: 'https://lookaside.fbsbx.com/whatsapp_business/attachments/?mid=1', accessToken: 'EAAG-demo' }]);
   });
 
-  it('never sends the token to a host that is not Meta\'s (or the configured Graph URL)', async () => {
+  it("never sends the token to a host that is not Meta's (or the configured Graph URL)", async () => {
     kit.graph.on('GET', `/${ids.media}`, ok({ url: 'https://evil.example/steal', mime_type: 'image/jpeg' }));
     expect((await kit.call('downloadMedia')).status).toBe(502);
     expect(kit.graph.downloads).toEqual([]);
@@ -375,7 +471,7 @@ describe('GET /upstream/phone-numbers/{phoneNumberId}/media/{mediaId}/download',
     expect(kit.graph.downloads).toEqual([]);
   });
 
-  it('refuses files above 4 MB with 413, and passes Meta\'s errors through', async () => {
+  it("refuses files above 4 MB with 413, and passes Meta's errors through", async () => {
     kit.graph.on('GET', `/${ids.media}`, ok({ url: 'https://lookaside.fbsbx.com/x', mime_type: 'video/mp4', file_size: '9000000' }));
     expect((await kit.call('downloadMedia')).status).toBe(413);
     kit.graph.on('GET', `/${ids.media}`, graphFailure(400, 100, { error_subcode: 2494010 }));

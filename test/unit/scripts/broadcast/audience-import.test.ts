@@ -19,7 +19,12 @@ jest.setTimeout(60_000);
 async function run(argv: string[]) {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const output: CliOutput = { out: (line) => stdout.push(line), err: (line) => stderr.push(line), progressStream: new PassThrough(), sleep: async () => undefined };
+  const output: CliOutput = {
+    out: (line) => stdout.push(line),
+    err: (line) => stderr.push(line),
+    progressStream: new PassThrough(),
+    sleep: async () => undefined,
+  };
   const code = await broadcastCli([...argv, '--base-url', api.baseUrl, '--api-key', 'bk_test'], output, {}, directory);
   return { code, stdout, stderr: stderr.filter((line) => !line.startsWith('broadcast API ')) };
 }
@@ -45,8 +50,13 @@ describe('audience import: pages, keys and re-runs (one fake API, one audience, 
     firstKeys = memberPosts().map((request) => request.idempotencyKey);
     expect(new Set(firstKeys).size).toBe(3);
     expect(result.stderr).toEqual(['created audience aud_1 "VIP customers"']);
-    expect(result.stdout).toEqual(['20001 rows read, 20001 members sent in 3 pages: 20001 added, 0 updated, 0 lines not imported', 'audience aud_1 "VIP customers": 20001 members']);
-    expect((memberPosts()[2]!.body as { members: unknown[] }).members).toEqual([{ countryCode: '91', toPhoneNumber: String(9100000000 + 20_000), attributes: { first_name: 'Customer 20000' } }]);
+    expect(result.stdout).toEqual([
+      '20001 rows read, 20001 members sent in 3 pages: 20001 added, 0 updated, 0 lines not imported',
+      'audience aud_1 "VIP customers": 20001 members',
+    ]);
+    expect((memberPosts()[2]!.body as { members: unknown[] }).members).toEqual([
+      { countryCode: '91', toPhoneNumber: String(9100000000 + 20_000), attributes: { first_name: 'Customer 20000' } },
+    ]);
   });
 
   it('re-run with the same name: the same audience, the same keys, every page a replay, nothing written', async () => {
@@ -62,8 +72,11 @@ describe('audience import: pages, keys and re-runs (one fake API, one audience, 
     expect(api.audiences.get('aud_1')!.members.size).toBe(rows);
   });
 
-  it('--audience adds to that audience; a changed row changes only its page\'s key', async () => {
-    writeFileSync(join(directory, 'changed.csv'), `countryCode,toPhoneNumber,first_name\n${Array.from({ length: rows }, (_, index) => `91,${9100000000 + index},${index === 20_000 ? 'Renamed' : `Customer ${index}`}`).join('\n')}\n`);
+  it("--audience adds to that audience; a changed row changes only its page's key", async () => {
+    writeFileSync(
+      join(directory, 'changed.csv'),
+      `countryCode,toPhoneNumber,first_name\n${Array.from({ length: rows }, (_, index) => `91,${9100000000 + index},${index === 20_000 ? 'Renamed' : `Customer ${index}`}`).join('\n')}\n`,
+    );
     api.requests.length = 0;
     const result = await run(['audience', 'import', 'changed.csv', '--audience', 'aud_1']);
     expect(result.code).toBe(0);
@@ -86,14 +99,25 @@ describe('audience import: columns and bad lines', () => {
   it('makes every other column an attribute (as written: "042" stays a string), tags split on |, empty cells left out', async () => {
     writeFileSync(join(directory, 'columns.csv'), 'phone,first_name,zip,tags,city\n+44 7700 900123,Ada,042,vip| new ,\n,Grace,,,Pune\n');
     const result = await run(['audience', 'import', 'columns.csv', '--name', 'Columns']);
-    expect((memberPosts()[0]!.body as { members: unknown[] }).members).toEqual([{ countryCode: '44', toPhoneNumber: '7700900123', attributes: { first_name: 'Ada', zip: '042' }, tags: ['vip', 'new'] }]);
+    expect((memberPosts()[0]!.body as { members: unknown[] }).members).toEqual([
+      { countryCode: '44', toPhoneNumber: '7700900123', attributes: { first_name: 'Ada', zip: '042' }, tags: ['vip', 'new'] },
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr.slice(1)).toEqual(['1 line not imported:', expect.stringMatching(/^ {2}line 3: phone must be a full international number/)]);
   });
 
   it('names the lines the CLI cannot read and the rows the API refuses, by file line, in line order', async () => {
     const long = 'x'.repeat(1025);
-    const lines = ['countryCode,toPhoneNumber,userId,note', '91,9876543210,,ok', '91,12,,short number', '91,9876543211', `91,9876543212,,${long}`, '', ',,US.13491208655302741918,by id', '91,9876543213,US.1,both'];
+    const lines = [
+      'countryCode,toPhoneNumber,userId,note',
+      '91,9876543210,,ok',
+      '91,12,,short number',
+      '91,9876543211',
+      `91,9876543212,,${long}`,
+      '',
+      ',,US.13491208655302741918,by id',
+      '91,9876543213,US.1,both',
+    ];
     writeFileSync(join(directory, 'bad.csv'), `${lines.join('\n')}\n`);
     const result = await run(['audience', 'import', 'bad.csv', '--name', 'Bad']);
     expect(result.code).toBe(1);
@@ -111,7 +135,10 @@ describe('audience import: columns and bad lines', () => {
     writeFileSync(join(directory, 'header.csv'), 'countryCode,toPhoneNumber,first name\n91,9876543210,Ada\n');
     const result = await run(['audience', 'import', 'header.csv', '--name', 'Header']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toEqual(['1 problem in the audience file; nothing was imported', '  line 1: column "first name" is not an attribute name (letters, digits and _, 1 to 64 characters)']);
+    expect(result.stderr).toEqual([
+      '1 problem in the audience file; nothing was imported',
+      '  line 1: column "first name" is not an attribute name (letters, digits and _, 1 to 64 characters)',
+    ]);
     expect(api.requests).toEqual([]);
   });
 

@@ -23,12 +23,21 @@ function fakeApi(answers: Response[]) {
   return { client, requests, slept };
 }
 
-const status = { jobId: 'pub_1', status: 'PROCESSING', totalRecipients: 3, totalChunks: 1, summary: { sent: 1, failed: 0, unknown: 0, pending: 2, chunksDone: 0, chunksTotal: 1 } };
+const status = {
+  jobId: 'pub_1',
+  status: 'PROCESSING',
+  totalRecipients: 3,
+  totalChunks: 1,
+  summary: { sent: 1, failed: 0, unknown: 0, pending: 2, chunksDone: 0, chunksTotal: 1 },
+};
 
 describe('createBroadcastClient', () => {
   it('sends the key and the Idempotency-Key, and takes the job id from X-Broadcast-Job-Id when the body has none', async () => {
     const { client, requests } = fakeApi([json(200, { status: true, status_code: 200, message: 'queued', data: {} }, { 'x-broadcast-job-id': 'pub_small' })]);
-    const accepted = await client.sendTemplateBroadcast({ broadcastName: 'b', fromPhoneNumber: '1', templateName: 't', templateLanguage: 'en', templateType: 'UTILITY', data: [] }, 'key-1');
+    const accepted = await client.sendTemplateBroadcast(
+      { broadcastName: 'b', fromPhoneNumber: '1', templateName: 't', templateLanguage: 'en', templateType: 'UTILITY', data: [] },
+      'key-1',
+    );
     expect(accepted).toEqual({ httpStatus: 200, jobId: 'pub_small', message: 'queued' });
     expect(requests[0]!.url).toBe('https://api.example/prod/api/v2/broadcast/public/send-template-broadcast');
     expect(requests[0]!.headers.get('x-api-key')).toBe('bk_test');
@@ -47,7 +56,14 @@ describe('createBroadcastClient', () => {
   });
 
   it('throws a refusal with the service message and code, without retrying it', async () => {
-    const { client, requests } = fakeApi([json(400, { status: false, status_code: 400, message: 'data[0].toPhoneNumber must contain digits only', data: { error: { code: 'VALIDATION_FAILED', message: 'x' } } })]);
+    const { client, requests } = fakeApi([
+      json(400, {
+        status: false,
+        status_code: 400,
+        message: 'data[0].toPhoneNumber must contain digits only',
+        data: { error: { code: 'VALIDATION_FAILED', message: 'x' } },
+      }),
+    ]);
     const refusal = await client.listTemplates('1').catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(BroadcastApiError);
     expect(refusal).toMatchObject({ httpStatus: 400, code: 'VALIDATION_FAILED', message: 'GET templates: 400 data[0].toPhoneNumber must contain digits only' });
@@ -61,7 +77,9 @@ describe('createBroadcastClient', () => {
   });
 
   it('reads the recipients CSV as text', async () => {
-    const { client, requests } = fakeApi([new Response('countryCode,toPhoneNumber\r\n91,9876543210\r\n', { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8' } })]);
+    const { client, requests } = fakeApi([
+      new Response('countryCode,toPhoneNumber\r\n91,9876543210\r\n', { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8' } }),
+    ]);
     expect(await client.recipientsCsv('pub_1')).toBe('countryCode,toPhoneNumber\r\n91,9876543210\r\n');
     expect(requests[0]!.url).toBe('https://api.example/prod/api/v2/broadcast/public/broadcasts/pub_1/recipients?format=csv');
   });

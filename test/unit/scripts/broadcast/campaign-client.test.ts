@@ -17,7 +17,12 @@ function fakeApi(answers: Response[]) {
     if (!answer) throw new Error('no more answers');
     return answer;
   });
-  const client = createCampaignClient({ baseUrl: 'https://api.example/prod/api/v2', apiKey: 'bk_test', sleep: async (ms) => void slept.push(ms), maxAttempts: 3 });
+  const client = createCampaignClient({
+    baseUrl: 'https://api.example/prod/api/v2',
+    apiKey: 'bk_test',
+    sleep: async (ms) => void slept.push(ms),
+    maxAttempts: 3,
+  });
   return { client, requests, slept };
 }
 
@@ -33,7 +38,9 @@ describe('createCampaignClient', () => {
     expect(answer).toEqual({ added: 0, updated: 2, invalid: [], replayed: true });
     expect(slept).toEqual([1000]);
     expect(requests).toHaveLength(2);
-    expect(requests[1]).toBe('POST https://api.example/prod/api/v2/broadcast/public/audiences/aud_1/members {"x-api-key":"bk_test","content-type":"application/json","Idempotency-Key":"aud-import-x-page-1"}');
+    expect(requests[1]).toBe(
+      'POST https://api.example/prod/api/v2/broadcast/public/audiences/aud_1/members {"x-api-key":"bk_test","content-type":"application/json","Idempotency-Key":"aud-import-x-page-1"}',
+    );
   });
 
   it('does not repeat a create after a 503 (it may have created), but waits out a 429', async () => {
@@ -41,7 +48,10 @@ describe('createCampaignClient', () => {
     await expect(refused.client.createAudience('VIP')).rejects.toThrow(new BroadcastApiError('POST audiences: 503 Service Unavailable', 503));
     expect(refused.requests).toHaveLength(1);
     jest.restoreAllMocks();
-    const limited = fakeApi([json(429, { message: 'Too Many Requests' }, { 'retry-after': '3' }), json(201, { data: { audienceId: 'aud_1', name: 'VIP', memberCount: 0, createdAt: 'now' } })]);
+    const limited = fakeApi([
+      json(429, { message: 'Too Many Requests' }, { 'retry-after': '3' }),
+      json(201, { data: { audienceId: 'aud_1', name: 'VIP', memberCount: 0, createdAt: 'now' } }),
+    ]);
     expect(await limited.client.createAudience('VIP')).toMatchObject({ audienceId: 'aud_1' });
     expect(limited.slept).toEqual([3000]);
   });

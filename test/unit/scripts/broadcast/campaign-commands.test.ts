@@ -22,13 +22,39 @@ afterEach(async () => api.close());
 async function run(argv: string[]) {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const output: CliOutput = { out: (line) => stdout.push(line), err: (line) => stderr.push(line), progressStream: new PassThrough(), sleep: async () => undefined };
+  const output: CliOutput = {
+    out: (line) => stdout.push(line),
+    err: (line) => stderr.push(line),
+    progressStream: new PassThrough(),
+    sleep: async () => undefined,
+  };
   const code = await broadcastCli([...argv, '--base-url', api.baseUrl, '--api-key', 'bk_test'], output, {}, directory);
   return { code, stdout, stderr: stderr.filter((line) => !line.startsWith('broadcast API ')) };
 }
 
-const totals = (sent: number, failed = 0) => ({ audience: 3700, sendable: 3349, queued: 3349, sent, delivered: 0, read: 0, failed, unknown: 0, optedOut: 1, skipped: 50, cancelled: 0 });
-const view = (state: string, extra: Record<string, unknown> = {}) => ({ campaignId: 'cmp_1', name: 'Spring', state, totals: totals(0), skippedByReason: { DUPLICATE: 300, EXCLUDED: 0 }, failuresByCode: {}, cost: null, ...extra });
+const totals = (sent: number, failed = 0) => ({
+  audience: 3700,
+  sendable: 3349,
+  queued: 3349,
+  sent,
+  delivered: 0,
+  read: 0,
+  failed,
+  unknown: 0,
+  optedOut: 1,
+  skipped: 50,
+  cancelled: 0,
+});
+const view = (state: string, extra: Record<string, unknown> = {}) => ({
+  campaignId: 'cmp_1',
+  name: 'Spring',
+  state,
+  totals: totals(0),
+  skippedByReason: { DUPLICATE: 300, EXCLUDED: 0 },
+  failuresByCode: {},
+  cost: null,
+  ...extra,
+});
 
 describe('audience list and campaign create', () => {
   it('lists the audiences one line each', async () => {
@@ -39,7 +65,15 @@ describe('audience list and campaign create', () => {
   });
 
   it('posts the file as it is and prints the campaignId alone on stdout', async () => {
-    const body = { name: 'Spring', fromPhoneNumber: '15550100001', templateName: 'spring', templateLanguage: 'en_US', templateType: 'MARKETING', audience: { audienceIds: ['aud_1'] }, templateParams: [{ attribute: 'first_name', fallback: 'there' }] };
+    const body = {
+      name: 'Spring',
+      fromPhoneNumber: '15550100001',
+      templateName: 'spring',
+      templateLanguage: 'en_US',
+      templateType: 'MARKETING',
+      audience: { audienceIds: ['aud_1'] },
+      templateParams: [{ attribute: 'first_name', fallback: 'there' }],
+    };
     writeFileSync(join(directory, 'campaign.json'), JSON.stringify(body));
     const result = await run(['campaign', 'create', '--file', 'campaign.json']);
     expect(result.code).toBe(0);
@@ -62,7 +96,14 @@ describe('campaign launch', () => {
       audience: { members: 3700, duplicates: 300, optedOut: 1, excluded: 0, missingAttribute: 50, invalid: 0 },
       sendable: 3349,
       estimatedCost: { amount: 83.73, currency: 'USD' },
-      messagingLimit: { tier: 'TIER_2K', headroom: 2000, plan: [{ from: '2026-12-02T06:00:00.000Z', recipients: 2000 }, { from: '2026-12-03T06:00:00.000Z', recipients: 1349 }] },
+      messagingLimit: {
+        tier: 'TIER_2K',
+        headroom: 2000,
+        plan: [
+          { from: '2026-12-02T06:00:00.000Z', recipients: 2000 },
+          { from: '2026-12-03T06:00:00.000Z', recipients: 1349 },
+        ],
+      },
       sample: [{ to: '919876543210', templateParams: ['Ada', 'SPRING25'] }],
     });
     const result = await run(['campaign', 'launch', 'cmp_1', '--dry-run']);
@@ -124,11 +165,22 @@ describe('campaign watch and report', () => {
 
   it('report --csv writes every page of recipients under one header', async () => {
     api.campaignViews.push(view('COMPLETED'));
-    api.recipientPages.push('countryCode,toPhoneNumber,status\r\n91,9876543210,SENT\r\n', 'countryCode,toPhoneNumber,status\r\n91,9876543211,FAILED\r\n', 'countryCode,toPhoneNumber,status\r\n"44","7700900123",SENT\r\n');
+    api.recipientPages.push(
+      'countryCode,toPhoneNumber,status\r\n91,9876543210,SENT\r\n',
+      'countryCode,toPhoneNumber,status\r\n91,9876543211,FAILED\r\n',
+      'countryCode,toPhoneNumber,status\r\n"44","7700900123",SENT\r\n',
+    );
     const result = await run(['campaign', 'report', 'cmp_1', '--csv', 'cmp_1.csv']);
     expect(result.code).toBe(0);
     expect(result.stdout.at(-1)).toBe(`3 recipients of cmp_1 written to ${join(directory, 'cmp_1.csv')}`);
-    expect(readFileSync(join(directory, 'cmp_1.csv'), 'utf8')).toBe('countryCode,toPhoneNumber,status\r\n91,9876543210,SENT\r\n91,9876543211,FAILED\r\n"44","7700900123",SENT\r\n');
-    expect(api.requests.map((request) => request.path)).toEqual(['/campaigns/cmp_1', '/campaigns/cmp_1/recipients?format=csv', '/campaigns/cmp_1/recipients?format=csv&cursor=1', '/campaigns/cmp_1/recipients?format=csv&cursor=2']);
+    expect(readFileSync(join(directory, 'cmp_1.csv'), 'utf8')).toBe(
+      'countryCode,toPhoneNumber,status\r\n91,9876543210,SENT\r\n91,9876543211,FAILED\r\n"44","7700900123",SENT\r\n',
+    );
+    expect(api.requests.map((request) => request.path)).toEqual([
+      '/campaigns/cmp_1',
+      '/campaigns/cmp_1/recipients?format=csv',
+      '/campaigns/cmp_1/recipients?format=csv&cursor=1',
+      '/campaigns/cmp_1/recipients?format=csv&cursor=2',
+    ]);
   });
 });

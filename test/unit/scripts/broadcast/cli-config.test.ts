@@ -17,11 +17,17 @@ describe('resolveConnection', () => {
   it('takes options over environment variables over the demo file', () => {
     const environment = { BROADCAST_BASE_URL: 'https://env.example/prod/api/v2/', BROADCAST_API_KEY: 'bk_env' };
     expect(resolveConnection({}, environment, cwd)).toEqual({ baseUrl: 'https://env.example/prod/api/v2', apiKey: 'bk_env', source: 'environment' });
-    expect(resolveConnection({ 'base-url': 'https://opt.example/prod/api/v2', 'api-key': 'bk_opt' }, environment, cwd)).toEqual({ baseUrl: 'https://opt.example/prod/api/v2', apiKey: 'bk_opt', source: 'options' });
+    expect(resolveConnection({ 'base-url': 'https://opt.example/prod/api/v2', 'api-key': 'bk_opt' }, environment, cwd)).toEqual({
+      baseUrl: 'https://opt.example/prod/api/v2',
+      apiKey: 'bk_opt',
+      source: 'options',
+    });
   });
 
   it('names what is missing when there is no demo file', () => {
     expect(() => resolveConnection({ 'base-url': 'https://x.example/prod/api/v2' }, {}, empty)).toThrow(CliUsageError);
-    expect(() => resolveConnection({}, {}, empty)).toThrow(/^missing --base-url \(or BROADCAST_BASE_URL\) and --api-key \(or BROADCAST_API_KEY\); locally, start the service with `npm start` first/);
+    expect(() => resolveConnection({}, {}, empty)).toThrow(
+      /^missing --base-url \(or BROADCAST_BASE_URL\) and --api-key \(or BROADCAST_API_KEY\); locally, start the service with `npm start` first/,
+    );
   });
 });

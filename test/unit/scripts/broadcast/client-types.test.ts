@@ -25,7 +25,11 @@ describe('client/api-types.ts', () => {
       const generatedLines = generated.split('\n');
       const committedLines = committed.split('\n');
       const line = generatedLines.findIndex((text, index) => text !== committedLines[index]);
-      expect({ line: line + 1, committed: committedLines[line], generated: generatedLines[line] }).toEqual({ line: line + 1, committed: generatedLines[line], generated: generatedLines[line] });
+      expect({ line: line + 1, committed: committedLines[line], generated: generatedLines[line] }).toEqual({
+        line: line + 1,
+        committed: generatedLines[line],
+        generated: generatedLines[line],
+      });
     }
     expect(generated).toBe(committed);
   });

@@ -29,13 +29,18 @@ describe('extractParamOptions', () => {
 describe('optionNameOf', () => {
   it('names the option standing for a column', () => {
     expect(['headerLink', 'headerMediaId', 'headerLatitude', 'button0', 'button9', 'first_name'].map(optionNameOf)).toEqual([
-      '--header-link', '--header-media-id', '--header-latitude', '--button0', '--button9', '--param-first_name',
+      '--header-link',
+      '--header-media-id',
+      '--header-latitude',
+      '--button0',
+      '--button9',
+      '--param-first_name',
     ]);
   });
 });
 
 describe('commonValuesOf', () => {
-  it('gives the options\' values by the column each stands for', () => {
+  it("gives the options' values by the column each stands for", () => {
     const options = { 'header-link': 'https://cdn.example/a.jpg', 'header-filename': ' Invoice.pdf ', button0: 'A-17', button3: 'STOP', csv: 'march.csv' };
     expect(commonValuesOf(options, { store: 'Soho' }, directory, now)).toEqual({
       columns: { headerLink: 'https://cdn.example/a.jpg', headerFilename: 'Invoice.pdf', button0: 'A-17', button3: 'STOP', store: 'Soho' },
@@ -50,7 +55,9 @@ describe('commonValuesOf', () => {
 
   it('--limited-time-offer: an ISO 8601 time with an offset, in the future', () => {
     expect(commonValuesOf({ 'limited-time-offer': '2026-03-08T23:59:59+01:00' }, {}, directory, now).limitedTimeOffer).toBe('2026-03-08T23:59:59+01:00');
-    expect(() => commonValuesOf({ 'limited-time-offer': '2026-03-08' }, {}, directory, now)).toThrow(/^--limited-time-offer: limitedTimeOffer\.expiresAt must be an ISO 8601 date and time with a UTC offset or Z/);
+    expect(() => commonValuesOf({ 'limited-time-offer': '2026-03-08' }, {}, directory, now)).toThrow(
+      /^--limited-time-offer: limitedTimeOffer\.expiresAt must be an ISO 8601 date and time with a UTC offset or Z/,
+    );
     expect(() => commonValuesOf({ 'limited-time-offer': '2026-02-28T09:00:00Z' }, {}, directory, now)).toThrow(
       new CliUsageError('--limited-time-offer: limitedTimeOffer.expiresAt must be in the future (2026-02-28T09:00:00Z has passed)'),
     );
@@ -60,9 +67,14 @@ describe('commonValuesOf', () => {
     writeFileSync(join(directory, 'cards.json'), JSON.stringify([{ templateParams: ['Boots'] }, { templateParams: ['Scarf'] }]));
     writeFileSync(join(directory, 'broken.json'), '[{');
     writeFileSync(join(directory, 'object.json'), '{"cards": []}');
-    expect(commonValuesOf({ 'carousel-file': 'cards.json' }, {}, directory, now).carousel).toEqual({ path: 'cards.json', cards: [{ templateParams: ['Boots'] }, { templateParams: ['Scarf'] }] });
+    expect(commonValuesOf({ 'carousel-file': 'cards.json' }, {}, directory, now).carousel).toEqual({
+      path: 'cards.json',
+      cards: [{ templateParams: ['Boots'] }, { templateParams: ['Scarf'] }],
+    });
     expect(() => commonValuesOf({ 'carousel-file': 'missing.json' }, {}, directory, now)).toThrow(/^cannot read --carousel-file .*missing\.json: ENOENT$/);
     expect(() => commonValuesOf({ 'carousel-file': 'broken.json' }, {}, directory, now)).toThrow(/^--carousel-file broken\.json is not valid JSON: /);
-    expect(() => commonValuesOf({ 'carousel-file': 'object.json' }, {}, directory, now)).toThrow(/^--carousel-file object\.json must hold a JSON array of cards/);
+    expect(() => commonValuesOf({ 'carousel-file': 'object.json' }, {}, directory, now)).toThrow(
+      /^--carousel-file object\.json must hold a JSON array of cards/,
+    );
   });
 });

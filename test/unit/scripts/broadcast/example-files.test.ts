@@ -45,7 +45,11 @@ describe('examples/ for rich templates', () => {
   it('welcome-named.csv fits welcome_named with --param-store for the rows that leave the store empty', () => {
     const fitted = fitExample('welcome-named.csv', welcomeNamed, { store: 'Demo Retail Online' });
     expect(fitted.recipients.map((recipient) => (recipient.templateParams as Record<string, string>).store)).toEqual([
-      'Covent Garden', 'Bandra West', 'Demo Retail Online', 'Union Square', 'Demo Retail Online',
+      'Covent Garden',
+      'Bandra West',
+      'Demo Retail Online',
+      'Union Square',
+      'Demo Retail Online',
     ]);
   });
 

@@ -25,7 +25,6 @@ describe('parseRecipientsCsv', () => {
     ]);
   });
 
-
   it('reads countryCode/toPhoneNumber rows with their parameters in order, with the line of each', () => {
     const file = parseRecipientsCsv('countryCode,toPhoneNumber,param1,param2\n91,9876543210,Ada,A-17\n\n44,7700900123,"Grace, H.",B-2\n');
     expect(file).toEqual({
@@ -58,7 +57,7 @@ describe('parseRecipientsCsv', () => {
     });
   });
 
-  it('reports every bad row by line number with the API\'s own rule, and keeps no recipient', () => {
+  it("reports every bad row by line number with the API's own rule, and keeps no recipient", () => {
     const csv = [
       'countryCode,toPhoneNumber,param1',
       '91,9876543210,Ada', // 2 fine
@@ -90,7 +89,7 @@ describe('parseRecipientsCsv', () => {
     ]);
   });
 
-  it('names bad phone values by line, and the API\'s rule for a number that splits into parts it refuses', () => {
+  it("names bad phone values by line, and the API's rule for a number that splits into parts it refuses", () => {
     expect(problemsOf('phone\n+44 7700 900123\n+0 123 456\n44-77OO\n+1234567890123456\n+91 12\n+44\n')).toEqual([
       'line 3: phone must start with a country calling code (e.g. +44 7700 900123)',
       'line 4: phone must be a full international number: digits, optionally a leading + and spaces or hyphens',
@@ -106,7 +105,13 @@ describe('parseRecipientsCsv', () => {
       parameterCount: 1,
       valueColumns: ['headerLink', 'button0', 'first_name'],
       recipients: [
-        { line: 2, countryCode: '44', toPhoneNumber: '7700900123', templateParams: ['Ada'], cells: { headerLink: 'https://cdn.example/a.jpg', button0: 'A-17', first_name: '' } },
+        {
+          line: 2,
+          countryCode: '44',
+          toPhoneNumber: '7700900123',
+          templateParams: ['Ada'],
+          cells: { headerLink: 'https://cdn.example/a.jpg', button0: 'A-17', first_name: '' },
+        },
       ],
     });
     expect(parseRecipientsCsv('phone,parm1\n447700900123,x\n').valueColumns).toEqual(['parm1']);
@@ -114,7 +119,9 @@ describe('parseRecipientsCsv', () => {
 
   it('refuses headers it cannot read, naming the rule', () => {
     expect(problemsOf('countryCode,param1\n91,Ada\n')).toEqual(['line 1: column toPhoneNumber is missing (countryCode and toPhoneNumber go together)']);
-    expect(problemsOf('phone,countryCode,toPhoneNumber\n1,2,3\n')).toEqual(['line 1: use either a phone column or countryCode and toPhoneNumber columns, not both']);
+    expect(problemsOf('phone,countryCode,toPhoneNumber\n1,2,3\n')).toEqual([
+      'line 1: use either a phone column or countryCode and toPhoneNumber columns, not both',
+    ]);
     expect(problemsOf('phone,param2\n447700900123,x\n')).toEqual(['line 1: param2 without param1 (parameters are param1 … paramN, none left out)']);
     // Any other column is a value column the template judges (template-fit.test.ts: `line 1: unknown column "parm1" …`).
     // Changed on purpose (issue 25): a userId column is a recipient column too.

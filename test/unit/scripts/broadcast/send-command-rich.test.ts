@@ -21,7 +21,13 @@ function fakeClient(templates: TemplateRecord[]) {
       sends.push({ body, key });
       return { httpStatus: 200, jobId: `pub_${sends.length}`, message: 'queued' };
     },
-    jobStatus: async (jobId: string) => ({ jobId, status: 'COMPLETED', totalRecipients: 1, totalChunks: 1, summary: { sent: 1, failed: 0, unknown: 0, pending: 0, chunksDone: 1, chunksTotal: 1 } }),
+    jobStatus: async (jobId: string) => ({
+      jobId,
+      status: 'COMPLETED',
+      totalRecipients: 1,
+      totalChunks: 1,
+      summary: { sent: 1, failed: 0, unknown: 0, pending: 0, chunksDone: 1, chunksTotal: 1 },
+    }),
     recipientsCsv: async () => '',
     listBroadcasts: async () => ({ broadcasts: [], nextCursor: null }),
   } satisfies BroadcastClient;
@@ -32,10 +38,20 @@ const sink = { out: () => undefined, err: () => undefined, progressStream: new P
 
 function send(templates: TemplateRecord[], template: { name: string; language: string }, csv: string, common?: CommonValues) {
   const kit = fakeClient(templates);
-  const run = sendCommand(kit.client, {
-    csvPath: '/data/shipped.csv', fileContent: Buffer.from(csv), fromPhoneNumber: '15550100001', templateName: template.name, templateLanguage: template.language,
-    wait: false, pollIntervalMs: 0, ...(common ? { common } : {}),
-  }, sink);
+  const run = sendCommand(
+    kit.client,
+    {
+      csvPath: '/data/shipped.csv',
+      fileContent: Buffer.from(csv),
+      fromPhoneNumber: '15550100001',
+      templateName: template.name,
+      templateLanguage: template.language,
+      wait: false,
+      pollIntervalMs: 0,
+      ...(common ? { common } : {}),
+    },
+    sink,
+  );
   return { ...kit, run };
 }
 
@@ -43,22 +59,34 @@ const image = 'https://demo-retail.example/img/parcel.jpg';
 const shippedCsv = `phone,param1,param2,button0,headerLink\n+44 7700 900123,Ada,A-1042,A-1042,\n+49 1512 3456789,Linus,A-1044,A-1044,https://demo-retail.example/img/big.jpg\n`;
 
 describe('sendCommand with a rich template', () => {
-  it('order_shipped: the option\'s header for every row, a row\'s own header and button in its recipient', async () => {
+  it("order_shipped: the option's header for every row, a row's own header and button in its recipient", async () => {
     const { run, sends } = send([orderShipped], orderShipped, shippedCsv, { columns: { headerLink: image } });
     await run;
     expect(sends).toHaveLength(1);
     expect(sends[0]!.body).toEqual({
-      broadcastName: 'shipped', fromPhoneNumber: '15550100001', templateName: 'order_shipped', templateLanguage: 'en_US', templateType: 'UTILITY',
+      broadcastName: 'shipped',
+      fromPhoneNumber: '15550100001',
+      templateName: 'order_shipped',
+      templateLanguage: 'en_US',
+      templateType: 'UTILITY',
       header: { type: 'image', link: image },
       data: [
         { countryCode: '44', toPhoneNumber: '7700900123', templateParams: ['Ada', 'A-1042'], buttons: [{ index: 0, type: 'url', text: 'A-1042' }] },
-        { countryCode: '49', toPhoneNumber: '15123456789', templateParams: ['Linus', 'A-1044'], header: { type: 'image', link: 'https://demo-retail.example/img/big.jpg' }, buttons: [{ index: 0, type: 'url', text: 'A-1044' }] },
+        {
+          countryCode: '49',
+          toPhoneNumber: '15123456789',
+          templateParams: ['Linus', 'A-1044'],
+          header: { type: 'image', link: 'https://demo-retail.example/img/big.jpg' },
+          buttons: [{ index: 0, type: 'url', text: 'A-1044' }],
+        },
       ],
     });
   });
 
   it('welcome_named: templateParams objects by name, --param-<name> as globalTemplateParams', async () => {
-    const { run, sends } = send([welcomeNamed], welcomeNamed, 'phone,first_name\n+44 7700 900123,Ada\n+91 98765 43210,Grace\n', { columns: { store: 'Demo Retail Online' } });
+    const { run, sends } = send([welcomeNamed], welcomeNamed, 'phone,first_name\n+44 7700 900123,Ada\n+91 98765 43210,Grace\n', {
+      columns: { store: 'Demo Retail Online' },
+    });
     await run;
     expect(sends[0]!.body).toMatchObject({
       templateType: 'MARKETING',
@@ -70,9 +98,16 @@ describe('sendCommand with a rich template', () => {
     });
   });
 
-  it('a carousel file\'s cards travel as the request\'s carousel', async () => {
-    const cards = [1, 2].map((card) => ({ header: { type: 'image', link: `https://cdn.example/${card}.jpg` }, templateParams: [`item ${card}`], buttons: [{ index: 0, type: 'url', text: `i${card}` }] }));
-    const { run, sends } = send([productCarousel], productCarousel, 'phone,param1\n+44 7700 900123,Ada\n', { columns: {}, carousel: { path: 'cards.json', cards } });
+  it("a carousel file's cards travel as the request's carousel", async () => {
+    const cards = [1, 2].map((card) => ({
+      header: { type: 'image', link: `https://cdn.example/${card}.jpg` },
+      templateParams: [`item ${card}`],
+      buttons: [{ index: 0, type: 'url', text: `i${card}` }],
+    }));
+    const { run, sends } = send([productCarousel], productCarousel, 'phone,param1\n+44 7700 900123,Ada\n', {
+      columns: {},
+      carousel: { path: 'cards.json', cards },
+    });
     await run;
     expect(sends[0]!.body).toMatchObject({ carousel: cards, data: [{ templateParams: ['Ada'] }] });
   });
@@ -89,9 +124,13 @@ describe('sendCommand with a rich template', () => {
 
 describe('sendCommand with a rich template: nothing is sent when the file or an option does not fit', () => {
   it('a row without its dynamic button value: the line and the column, the template read, no send', async () => {
-    const { run, calls } = send([orderShipped], orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,A-1\n+91 98765 43210,Grace,A-2,\n', { columns: { headerLink: image } });
+    const { run, calls } = send([orderShipped], orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,A-1\n+91 98765 43210,Grace,A-2,\n', {
+      columns: { headerLink: image },
+    });
     await expect(run).rejects.toThrow(RecipientsFileError);
-    await expect(run.catch((error: RecipientsFileError) => error.problems)).resolves.toEqual(["line 3: button0 is required: the template's button 0 is a URL button with a variable"]);
+    await expect(run.catch((error: RecipientsFileError) => error.problems)).resolves.toEqual([
+      "line 3: button0 is required: the template's button 0 is a URL button with a variable",
+    ]);
     expect(calls).toEqual(['GET templates']);
   });
 
@@ -115,12 +154,20 @@ describe('sendCommand with a rich template: nothing is sent when the file or an 
 
   it('a template the service marks not sendable is refused with its reasons; no send', async () => {
     const { run, calls } = send([catalogPromo], catalogPromo, 'phone\n+44 7700 900123\n');
-    await expect(run).rejects.toThrow(new TemplateChoiceError('template catalog_promo (en) cannot be sent by a broadcast: buttons[2]: CATALOG buttons cannot be filled by a broadcast'));
+    await expect(run).rejects.toThrow(
+      new TemplateChoiceError('template catalog_promo (en) cannot be sent by a broadcast: buttons[2]: CATALOG buttons cannot be filled by a broadcast'),
+    );
     expect(calls).toEqual(['GET templates']);
   });
 
   it('an older service (no parameters): a rich column is unknown, a common value refused; no send', async () => {
-    const older: TemplateRecord = { name: 'order_update', language: 'en_US', category: 'UTILITY', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}, {{2}}' }] };
+    const older: TemplateRecord = {
+      name: 'order_update',
+      language: 'en_US',
+      category: 'UTILITY',
+      status: 'APPROVED',
+      components: [{ type: 'BODY', text: 'Hi {{1}}, {{2}}' }],
+    };
     const column = send([older], older, `phone,param1,param2,headerLink\n+44 7700 900123,Ada,A-1,${image}\n`);
     await expect(column.run).rejects.toThrow(RecipientsFileError);
     const option = send([older], older, 'phone,param1,param2\n+44 7700 900123,Ada,A-1\n', { columns: { headerLink: image } });

@@ -6,7 +6,10 @@ import { AlreadySentError, CliUsageError, TemplateChoiceError } from '../../../.
 import { resendKeyFor } from '../../../../scripts/broadcast/send-plan';
 
 const job = (jobId: string, total: number, pending: number, status: string, extra: Record<string, unknown> = {}): JobStatus => ({
-  jobId, status, totalRecipients: total, totalChunks: Math.ceil(total / 1000),
+  jobId,
+  status,
+  totalRecipients: total,
+  totalChunks: Math.ceil(total / 1000),
   summary: { sent: total - pending, failed: 0, unknown: 0, pending, chunksDone: 0, chunksTotal: 1, ...extra },
 });
 
@@ -18,7 +21,13 @@ function fakeClient(pollsToFinish = 2) {
   const jobOfKey = new Map<string, string>();
   const client = {
     listTemplates: async () => [
-      { name: 'order_update', language: 'en_US', category: 'UTILITY', status: 'APPROVED', components: [{ type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.' }] },
+      {
+        name: 'order_update',
+        language: 'en_US',
+        category: 'UTILITY',
+        status: 'APPROVED',
+        components: [{ type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.' }],
+      },
     ],
     sendTemplateBroadcast: async (body: BroadcastRequest, key: string) => {
       const earlier = jobOfKey.get(key);
@@ -40,14 +49,32 @@ function fakeClient(pollsToFinish = 2) {
 }
 
 const csvOf = (rows: number) =>
-  Buffer.from(`countryCode,toPhoneNumber,param1,param2\n${Array.from({ length: rows }, (_, index) => `91,${9000000000 + index},N${index},O${index}`).join('\n')}\n`);
+  Buffer.from(
+    `countryCode,toPhoneNumber,param1,param2\n${Array.from({ length: rows }, (_, index) => `91,${9000000000 + index},N${index},O${index}`).join('\n')}\n`,
+  );
 
 function output() {
   const out: string[] = [];
-  return { out, output: { out: (line: string) => out.push(line), err: (line: string) => out.push(`ERR ${line}`), progressStream: new PassThrough(), sleep: async () => undefined } };
+  return {
+    out,
+    output: {
+      out: (line: string) => out.push(line),
+      err: (line: string) => out.push(`ERR ${line}`),
+      progressStream: new PassThrough(),
+      sleep: async () => undefined,
+    },
+  };
 }
 
-const options = (fileContent: Buffer) => ({ csvPath: '/data/march.csv', fileContent, fromPhoneNumber: '15550100001', templateName: 'order_update', templateLanguage: 'en_US', wait: true, pollIntervalMs: 0 });
+const options = (fileContent: Buffer) => ({
+  csvPath: '/data/march.csv',
+  fileContent,
+  fromPhoneNumber: '15550100001',
+  templateName: 'order_update',
+  templateLanguage: 'en_US',
+  wait: true,
+  pollIntervalMs: 0,
+});
 
 describe('sendCommand', () => {
   it('sends 10,001 rows as two keyed requests with the template category, follows both jobs and prints the summary', async () => {
@@ -64,7 +91,11 @@ describe('sendCommand', () => {
     expect(out).toContain('part 2 of 2 (lines 10002-10002, 1 recipient): job pub_2: Broadcast accepted');
     expect(out).toContain('overall  2 jobs  10001 recipients: sent 10001, delivered 0, read 0, failed 0, unknown 0, unconfirmed 0, cancelled 0, pending 0');
     // The closing hint names each job's own command, no placeholder to fill in.
-    expect(out.slice(-3)).toEqual(['per-recipient results:', '  npm run -s broadcast -- report pub_1 --out pub_1.csv', '  npm run -s broadcast -- report pub_2 --out pub_2.csv']);
+    expect(out.slice(-3)).toEqual([
+      'per-recipient results:',
+      '  npm run -s broadcast -- report pub_1 --out pub_1.csv',
+      '  npm run -s broadcast -- report pub_2 --out pub_2.csv',
+    ]);
   });
 
   it('the same file gives the same keys on a second run', async () => {
@@ -83,7 +114,9 @@ describe('sendCommand', () => {
     const again = output();
     await sendCommand(client, options(csvOf(3)), again.output);
     expect(sends).toHaveLength(1);
-    expect(again.out).toContain('part 1 of 1 (lines 2-4, 3 recipients): job pub_1: sent before with this file (same Idempotency-Key): nothing sent again, following it');
+    expect(again.out).toContain(
+      'part 1 of 1 (lines 2-4, 3 recipients): job pub_1: sent before with this file (same Idempotency-Key): nothing sent again, following it',
+    );
     expect(again.out).toContain('a replay: every part was sent before with this file, nothing new was sent; the summary below is of those jobs');
   });
 
@@ -95,7 +128,7 @@ describe('sendCommand', () => {
     expect(sends).toEqual([]);
   });
 
-  it('checks the options with the API\'s request schema before any request, part names included', async () => {
+  it("checks the options with the API's request schema before any request, part names included", async () => {
     const { client, sends } = fakeClient();
     const listTemplates = jest.spyOn(client, 'listTemplates');
     await expect(sendCommand(client, { ...options(csvOf(2)), fromPhoneNumber: '+15550100001' }, output().output)).rejects.toThrow(
@@ -122,7 +155,12 @@ describe('sendCommand', () => {
 describe('sendCommand with a file the service reports as sent before (its key past the 48-hour window)', () => {
   /** The service's 422 for a key whose window is over, naming the job it was used for. */
   const usedBefore = (jobId: string, acceptedAt = '2026-03-01T09:00:00.000Z') =>
-    new BroadcastApiError(`POST send-template-broadcast: 422 This Idempotency-Key was already used for job ${jobId}, accepted at ${acceptedAt}; …`, 422, 'IDEMPOTENCY_KEY_REUSED', { jobId, acceptedAt });
+    new BroadcastApiError(
+      `POST send-template-broadcast: 422 This Idempotency-Key was already used for job ${jobId}, accepted at ${acceptedAt}; …`,
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+      { jobId, acceptedAt },
+    );
   /** Keys the service has seen, with the job each was used for (past its window). */
   function serviceWithHistory(usedKeys: Map<string, string>) {
     const kit = fakeClient();
@@ -167,13 +205,22 @@ describe('sendCommand with a file the service reports as sent before (its key pa
     expect(out).toContain('ERR this file was already sent as job pub_march on 2026-03-01 09:00 UTC; sending it again (--resend)');
 
     // Two resends later: the plain key names the first job, the first resend's key the resend's job.
-    const later = serviceWithHistory(new Map([[plainKey, 'pub_march'], [resentKey, 'pub_resent']]));
+    const later = serviceWithHistory(
+      new Map([
+        [plainKey, 'pub_march'],
+        [resentKey, 'pub_resent'],
+      ]),
+    );
     await sendCommand(later.client, { ...options(csvOf(3)), resend: true }, output().output);
     expect(later.sends.map(({ key }) => key)).toEqual([resendKeyFor(resentKey, 'pub_resent')]);
 
     const refusing = fakeClient();
     refusing.client.sendTemplateBroadcast = async () => {
-      throw new BroadcastApiError('POST send-template-broadcast: 422 This Idempotency-Key was already used with a different request body', 422, 'IDEMPOTENCY_KEY_REUSED');
+      throw new BroadcastApiError(
+        'POST send-template-broadcast: 422 This Idempotency-Key was already used with a different request body',
+        422,
+        'IDEMPOTENCY_KEY_REUSED',
+      );
     };
     await expect(sendCommand(refusing.client, { ...options(csvOf(3)), resend: true }, output().output)).rejects.toThrow(/different request body/);
   });
@@ -182,7 +229,11 @@ describe('sendCommand with a file the service reports as sent before (its key pa
 describe('followJobs', () => {
   it('polls only unfinished jobs until every one is terminal, reporting accounted-for recipients', async () => {
     const states: Record<string, JobStatus[]> = {
-      pub_a: [job('pub_a', 10, 10, 'QUEUED_FOR_PROCESSING'), job('pub_a', 10, 4, 'PROCESSING'), job('pub_a', 10, 0, 'COMPLETED_WITH_FAILURES', { sent: 9, failed: 1 })],
+      pub_a: [
+        job('pub_a', 10, 10, 'QUEUED_FOR_PROCESSING'),
+        job('pub_a', 10, 4, 'PROCESSING'),
+        job('pub_a', 10, 0, 'COMPLETED_WITH_FAILURES', { sent: 9, failed: 1 }),
+      ],
       pub_b: [job('pub_b', 5, 0, 'COMPLETED')],
     };
     const polled: string[] = [];

@@ -3,8 +3,19 @@ import { idempotencyKeyFor, planRequests, resendKeyFor, splitIntoParts } from '.
 import type { CsvRecipient } from '../../../../scripts/broadcast/recipients-csv';
 
 const recipients = (count: number): CsvRecipient[] =>
-  Array.from({ length: count }, (_, index) => ({ line: index + 2, countryCode: '91', toPhoneNumber: String(9000000000 + index), templateParams: [`P${index}`] }));
-const options = { fromPhoneNumber: '15550100001', templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY' as const, broadcastName: 'march' };
+  Array.from({ length: count }, (_, index) => ({
+    line: index + 2,
+    countryCode: '91',
+    toPhoneNumber: String(9000000000 + index),
+    templateParams: [`P${index}`],
+  }));
+const options = {
+  fromPhoneNumber: '15550100001',
+  templateName: 'order_update',
+  templateLanguage: 'en_US',
+  templateType: 'UTILITY' as const,
+  broadcastName: 'march',
+};
 
 describe('a recipient by userId', () => {
   it('is sent with userId only, no number fields', () => {
@@ -30,14 +41,21 @@ describe('planRequests', () => {
       [3, 3, { first: 20_002, last: 20_002 }, 1, 'march (part 3 of 3)'],
     ]);
     expect(plan[2]!.body).toEqual({
-      broadcastName: 'march (part 3 of 3)', fromPhoneNumber: '15550100001', templateName: 'order_update', templateLanguage: 'en_US', templateType: 'UTILITY',
+      broadcastName: 'march (part 3 of 3)',
+      fromPhoneNumber: '15550100001',
+      templateName: 'order_update',
+      templateLanguage: 'en_US',
+      templateType: 'UTILITY',
       data: [{ countryCode: '91', toPhoneNumber: '9000020000', templateParams: ['P20000'] }],
     });
     expect(new Set(plan.map((request) => request.idempotencyKey)).size).toBe(3);
   });
 
   it('sends scheduledAt when given and leaves templateParams out for a template without parameters', () => {
-    const [request] = planRequests('file', [{ line: 2, countryCode: '44', toPhoneNumber: '7700900123', templateParams: [] }], { ...options, scheduledAt: '2026-03-01T09:00:00Z' });
+    const [request] = planRequests('file', [{ line: 2, countryCode: '44', toPhoneNumber: '7700900123', templateParams: [] }], {
+      ...options,
+      scheduledAt: '2026-03-01T09:00:00Z',
+    });
     expect(request!.body.scheduledAt).toBe('2026-03-01T09:00:00Z');
     expect(request!.body.data).toEqual([{ countryCode: '44', toPhoneNumber: '7700900123' }]);
   });
@@ -55,7 +73,14 @@ describe('idempotencyKeyFor', () => {
 
   it('differs by content, part, sender, template, language and schedule, but not by broadcast name', () => {
     const base = key('x');
-    const variants = [key('y'), key('x', {}, 2), key('x', { fromPhoneNumber: '15550100002' }), key('x', { templateName: 'spring_sale' }), key('x', { templateLanguage: 'en' }), key('x', { scheduledAt: '2026-03-01T09:00:00Z' })];
+    const variants = [
+      key('y'),
+      key('x', {}, 2),
+      key('x', { fromPhoneNumber: '15550100002' }),
+      key('x', { templateName: 'spring_sale' }),
+      key('x', { templateLanguage: 'en' }),
+      key('x', { scheduledAt: '2026-03-01T09:00:00Z' }),
+    ];
     expect(new Set([base, ...variants]).size).toBe(7);
     expect(key('x', { broadcastName: 'other' })).toBe(base);
   });
@@ -82,16 +107,36 @@ describe('resendKeyFor', () => {
 describe('planRequests and idempotencyKeyFor with values common to every row', () => {
   const broadcastFields = { header: { type: 'image' as const, link: 'https://cdn.example/a.jpg' }, globalTemplateParams: { store: 'Soho' } };
 
-  it('puts them in every part\'s body, and each recipient\'s own fields in its entry', () => {
-    const rich = [{ line: 2, countryCode: '44', toPhoneNumber: '7700900123', templateParams: { first_name: 'Ada' }, buttons: [{ index: 0, type: 'url' as const, text: 'A-1' }] }];
+  it("puts them in every part's body, and each recipient's own fields in its entry", () => {
+    const rich = [
+      {
+        line: 2,
+        countryCode: '44',
+        toPhoneNumber: '7700900123',
+        templateParams: { first_name: 'Ada' },
+        buttons: [{ index: 0, type: 'url' as const, text: 'A-1' }],
+      },
+    ];
     const [request] = planRequests('file', rich, { ...options, broadcastFields });
-    expect(request!.body).toMatchObject({ ...broadcastFields, data: [{ countryCode: '44', toPhoneNumber: '7700900123', templateParams: { first_name: 'Ada' }, buttons: [{ index: 0, type: 'url', text: 'A-1' }] }] });
+    expect(request!.body).toMatchObject({
+      ...broadcastFields,
+      data: [{ countryCode: '44', toPhoneNumber: '7700900123', templateParams: { first_name: 'Ada' }, buttons: [{ index: 0, type: 'url', text: 'A-1' }] }],
+    });
   });
 
   it('keys on them when there are some; a plain send keeps the key it had before they existed', () => {
     const plain = idempotencyKeyFor('x', options, 1, 1);
     const before = createHash('sha256')
-      .update(JSON.stringify({ v: 1, fileHash: createHash('sha256').update('x').digest('hex'), from: options.fromPhoneNumber, template: options.templateName, language: options.templateLanguage, scheduledAt: null }))
+      .update(
+        JSON.stringify({
+          v: 1,
+          fileHash: createHash('sha256').update('x').digest('hex'),
+          from: options.fromPhoneNumber,
+          template: options.templateName,
+          language: options.templateLanguage,
+          scheduledAt: null,
+        }),
+      )
       .digest('hex');
     expect(plain).toBe(`csv-${before.slice(0, 40)}-part-1-of-1`);
     expect(idempotencyKeyFor('x', { ...options, broadcastFields: {} }, 1, 1)).toBe(plain);

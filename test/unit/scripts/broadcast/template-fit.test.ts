@@ -8,7 +8,15 @@ import { CliUsageError, RecipientsFileError } from '../../../../scripts/broadcas
 import { parseRecipientsCsv } from '../../../../scripts/broadcast/recipients-csv';
 import { fitTemplate, fitWithoutParameters, type FittedFile } from '../../../../scripts/broadcast/template-fit';
 import { templateParametersOf } from '../../../../scripts/broadcast/template-parameters';
-import { invoiceOffer, orderShipped, productCarousel, saleHeadline, storeLocation, welcomeNamed, type RichTemplateRecord } from '../../../support/rich-template-records';
+import {
+  invoiceOffer,
+  orderShipped,
+  productCarousel,
+  saleHeadline,
+  storeLocation,
+  welcomeNamed,
+  type RichTemplateRecord,
+} from '../../../support/rich-template-records';
 
 function fit(template: RichTemplateRecord, csv: string, common: Partial<CommonValues> = {}): FittedFile {
   return fitTemplate(template, templateParametersOf(template)!, parseRecipientsCsv(csv), { columns: {}, ...common });
@@ -29,8 +37,11 @@ function problemsOf(run: () => unknown): { file?: string[]; options?: string[] }
 const image = 'https://cdn.example/parcel.jpg';
 
 describe('fitTemplate: header columns', () => {
-  it('headerLink and headerMediaId become the row\'s header, its type the template\'s lowercased', () => {
-    const fitted = fit(orderShipped, `phone,param1,param2,button0,headerLink,headerMediaId\n+44 7700 900123,Ada,A-1,A-1,${image},\n+91 98765 43210,Grace,A-2,A-2,,1602186516975000\n`);
+  it("headerLink and headerMediaId become the row's header, its type the template's lowercased", () => {
+    const fitted = fit(
+      orderShipped,
+      `phone,param1,param2,button0,headerLink,headerMediaId\n+44 7700 900123,Ada,A-1,A-1,${image},\n+91 98765 43210,Grace,A-2,A-2,,1602186516975000\n`,
+    );
     expect(fitted.recipients.map(({ header }) => header)).toEqual([
       { type: 'image', link: image },
       { type: 'image', mediaId: '1602186516975000' },
@@ -38,13 +49,15 @@ describe('fitTemplate: header columns', () => {
     expect(fitted.broadcastFields).toEqual({});
   });
 
-  it('--header-link is the broadcast\'s header; a row\'s own link or media id wins, replacing both of the option\'s', () => {
-    const fitted = fit(orderShipped, 'phone,param1,param2,button0,headerMediaId\n+44 7700 900123,Ada,A-1,A-1,\n+91 98765 43210,Grace,A-2,A-2,42\n', { columns: { headerLink: image } });
+  it("--header-link is the broadcast's header; a row's own link or media id wins, replacing both of the option's", () => {
+    const fitted = fit(orderShipped, 'phone,param1,param2,button0,headerMediaId\n+44 7700 900123,Ada,A-1,A-1,\n+91 98765 43210,Grace,A-2,A-2,42\n', {
+      columns: { headerLink: image },
+    });
     expect(fitted.broadcastFields).toEqual({ header: { type: 'image', link: image } });
     expect(fitted.recipients.map(({ header }) => header)).toEqual([undefined, { type: 'image', mediaId: '42' }]);
   });
 
-  it('a document row with its own file name gets a whole header: the option\'s link and its own file name', () => {
+  it("a document row with its own file name gets a whole header: the option's link and its own file name", () => {
     const fitted = fit(invoiceOffer, 'phone,param1,button0,headerFilename\n+44 7700 900123,Ada,SAVE10,Invoice-0042.pdf\n', {
       columns: { headerLink: 'https://cdn.example/invoice.pdf' },
       limitedTimeOffer: '2099-01-01T00:00:00Z',
@@ -54,7 +67,10 @@ describe('fitTemplate: header columns', () => {
   });
 
   it('a location header takes its coordinates as numbers, with an optional name and address', () => {
-    const fitted = fit(storeLocation, 'phone,headerLatitude,headerLongitude,headerName,headerAddress\n+44 7700 900123,51.5129,-0.1243,Covent Garden,1 Long Acre\n+91 98765 43210,19.07,72.87,,\n');
+    const fitted = fit(
+      storeLocation,
+      'phone,headerLatitude,headerLongitude,headerName,headerAddress\n+44 7700 900123,51.5129,-0.1243,Covent Garden,1 Long Acre\n+91 98765 43210,19.07,72.87,,\n',
+    );
     expect(fitted.recipients.map(({ header }) => header)).toEqual([
       { type: 'location', latitude: 51.5129, longitude: -0.1243, name: 'Covent Garden', address: '1 Long Acre' },
       { type: 'location', latitude: 19.07, longitude: 72.87 },
@@ -63,25 +79,38 @@ describe('fitTemplate: header columns', () => {
 
   it('a text header with a variable takes headerText (or --header-text)', () => {
     expect(fit(saleHeadline, 'phone,param1,headerText\n+44 7700 900123,Ada,Spring\n').recipients[0]!.header).toEqual({ type: 'text', text: 'Spring' });
-    expect(fit(saleHeadline, 'phone,param1\n+44 7700 900123,Ada\n', { columns: { headerText: 'Summer' } }).broadcastFields).toEqual({ header: { type: 'text', text: 'Summer' } });
+    expect(fit(saleHeadline, 'phone,param1\n+44 7700 900123,Ada\n', { columns: { headerText: 'Summer' } }).broadcastFields).toEqual({
+      header: { type: 'text', text: 'Summer' },
+    });
   });
 });
 
 describe('fitTemplate: header rules', () => {
   it('line N: a media header value missing from a row with no option', () => {
-    expect(problemsOf(() => fit(orderShipped, `phone,param1,param2,button0,headerLink\n+44 7700 900123,Ada,A-1,A-1,${image}\n+91 98765 43210,Grace,A-2,A-2,\n`))).toEqual({
+    expect(
+      problemsOf(() => fit(orderShipped, `phone,param1,param2,button0,headerLink\n+44 7700 900123,Ada,A-1,A-1,${image}\n+91 98765 43210,Grace,A-2,A-2,\n`)),
+    ).toEqual({
       file: ["line 3: headerLink or headerMediaId is required: the template's header is an IMAGE"],
     });
   });
 
   it('line 1: no header column and no option', () => {
     expect(problemsOf(() => fit(orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,A-1\n'))).toEqual({
-      file: ["line 1: headerLink or headerMediaId is required: the template's header is an IMAGE; add a headerLink or headerMediaId column or give --header-link or --header-media-id"],
+      file: [
+        "line 1: headerLink or headerMediaId is required: the template's header is an IMAGE; add a headerLink or headerMediaId column or give --header-link or --header-media-id",
+      ],
     });
   });
 
   it('line N: both a link and a media id, a link that is not https, a coordinate out of range, a text too long', () => {
-    expect(problemsOf(() => fit(orderShipped, `phone,param1,param2,button0,headerLink,headerMediaId\n+44 7700 900123,Ada,A-1,A-1,${image},42\n+91 98765 43210,Grace,A-2,A-2,http://cdn.example/a.jpg,\n`))).toEqual({
+    expect(
+      problemsOf(() =>
+        fit(
+          orderShipped,
+          `phone,param1,param2,button0,headerLink,headerMediaId\n+44 7700 900123,Ada,A-1,A-1,${image},42\n+91 98765 43210,Grace,A-2,A-2,http://cdn.example/a.jpg,\n`,
+        ),
+      ),
+    ).toEqual({
       file: ['line 2: headerLink and headerMediaId: give one of them, not both', 'line 3: headerLink must be an https:// URL'],
     });
     expect(problemsOf(() => fit(storeLocation, 'phone,headerLatitude,headerLongitude\n+44 7700 900123,91,0\n+91 98765 43210,10,east\n'))).toEqual({
@@ -102,33 +131,50 @@ describe('fitTemplate: header rules', () => {
   });
 
   it('options: one the template does not take, or a malformed value, is a usage error naming the option', () => {
-    expect(problemsOf(() => fit(orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,A-1\n', { columns: { headerLink: image, headerFilename: 'a.pdf' } }))).toEqual({
+    expect(
+      problemsOf(() =>
+        fit(orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,A-1\n', { columns: { headerLink: image, headerFilename: 'a.pdf' } }),
+      ),
+    ).toEqual({
       options: ["--header-filename: the template's header is an IMAGE: it takes headerLink or headerMediaId"],
     });
-    expect(problemsOf(() => fit(orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,A-1\n', { columns: { headerLink: 'ftp://cdn.example/a.jpg' } }))).toEqual({
+    expect(
+      problemsOf(() => fit(orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,A-1\n', { columns: { headerLink: 'ftp://cdn.example/a.jpg' } })),
+    ).toEqual({
       options: ['--header-link must be an https:// URL'],
     });
   });
 });
 
 describe('fitTemplate: button columns', () => {
-  it('button0 of a URL button with a variable becomes the row\'s url entry', () => {
+  it("button0 of a URL button with a variable becomes the row's url entry", () => {
     const fitted = fit(orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1042,A-1042\n', { columns: { headerLink: image } });
     expect(fitted.recipients[0]).toEqual({
-      line: 2, countryCode: '44', toPhoneNumber: '7700900123', templateParams: ['Ada', 'A-1042'], buttons: [{ index: 0, type: 'url', text: 'A-1042' }],
+      line: 2,
+      countryCode: '44',
+      toPhoneNumber: '7700900123',
+      templateParams: ['Ada', 'A-1042'],
+      buttons: [{ index: 0, type: 'url', text: 'A-1042' }],
     });
   });
 
-  it('COPY_CODE takes a couponCode, QUICK_REPLY an optional payload; options are the broadcast\'s buttons, a row carries only its own', () => {
-    const fitted = fit(invoiceOffer, 'phone,param1,headerLink,button0,button1\n+44 7700 900123,Ada,https://cdn.example/i.pdf,SAVE10,\n+91 98765 43210,Grace,https://cdn.example/j.pdf,,STOP-PROMO\n', {
-      columns: { button0: 'SUMMER20', button1: 'MORE' },
-      limitedTimeOffer: '2099-01-01T00:00:00Z',
-    });
+  it("COPY_CODE takes a couponCode, QUICK_REPLY an optional payload; options are the broadcast's buttons, a row carries only its own", () => {
+    const fitted = fit(
+      invoiceOffer,
+      'phone,param1,headerLink,button0,button1\n+44 7700 900123,Ada,https://cdn.example/i.pdf,SAVE10,\n+91 98765 43210,Grace,https://cdn.example/j.pdf,,STOP-PROMO\n',
+      {
+        columns: { button0: 'SUMMER20', button1: 'MORE' },
+        limitedTimeOffer: '2099-01-01T00:00:00Z',
+      },
+    );
     expect(fitted.broadcastFields.buttons).toEqual([
       { index: 0, type: 'copy_code', couponCode: 'SUMMER20' },
       { index: 1, type: 'quick_reply', payload: 'MORE' },
     ]);
-    expect(fitted.recipients.map(({ buttons }) => buttons)).toEqual([[{ index: 0, type: 'copy_code', couponCode: 'SAVE10' }], [{ index: 1, type: 'quick_reply', payload: 'STOP-PROMO' }]]);
+    expect(fitted.recipients.map(({ buttons }) => buttons)).toEqual([
+      [{ index: 0, type: 'copy_code', couponCode: 'SAVE10' }],
+      [{ index: 1, type: 'quick_reply', payload: 'STOP-PROMO' }],
+    ]);
   });
 
   it('a QUICK_REPLY button needs no value', () => {
@@ -140,8 +186,12 @@ describe('fitTemplate: button columns', () => {
 describe('fitTemplate: button rules', () => {
   const offer = { limitedTimeOffer: '2099-01-01T00:00:00Z' };
 
-  it('line N: a dynamic button\'s value missing from a row with no option', () => {
-    expect(problemsOf(() => fit(orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,A-1\n+91 98765 43210,Grace,A-2,\n', { columns: { headerLink: image } }))).toEqual({
+  it("line N: a dynamic button's value missing from a row with no option", () => {
+    expect(
+      problemsOf(() =>
+        fit(orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,A-1\n+91 98765 43210,Grace,A-2,\n', { columns: { headerLink: image } }),
+      ),
+    ).toEqual({
       file: ["line 3: button0 is required: the template's button 0 is a URL button with a variable"],
     });
     expect(problemsOf(() => fit(invoiceOffer, 'phone,param1,headerMediaId,button0\n+44 7700 900123,Ada,42,\n', offer))).toEqual({
@@ -163,28 +213,36 @@ describe('fitTemplate: button rules', () => {
         'line 1: column button5: the template has no button 5 (its buttons are 0, 1, 2, 3)',
       ],
     });
-    expect(problemsOf(() => fit(welcomeNamed, 'phone,first_name,store,button0\n+44 7700 900123,Ada,Soho,x\n'))).toEqual({ file: ['line 1: column button0: the template has no buttons'] });
+    expect(problemsOf(() => fit(welcomeNamed, 'phone,first_name,store,button0\n+44 7700 900123,Ada,Soho,x\n'))).toEqual({
+      file: ['line 1: column button0: the template has no buttons'],
+    });
   });
 
-  it('line N: a button value past the API\'s parameter rule; an option the template does not take', () => {
-    expect(problemsOf(() => fit(orderShipped, `phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,${'x'.repeat(1025)}\n`, { columns: { headerLink: image } }))).toEqual({
+  it("line N: a button value past the API's parameter rule; an option the template does not take", () => {
+    expect(
+      problemsOf(() => fit(orderShipped, `phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,${'x'.repeat(1025)}\n`, { columns: { headerLink: image } })),
+    ).toEqual({
       file: ['line 2: button0 values must be at most 1024 characters'],
     });
-    expect(problemsOf(() => fit(orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,A-1\n', { columns: { headerLink: image, button1: 'x' } }))).toEqual({
+    expect(
+      problemsOf(() => fit(orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,A-1\n', { columns: { headerLink: image, button1: 'x' } })),
+    ).toEqual({
       options: ['--button1: the template has no button 1 (its buttons are 0)'],
     });
   });
 });
 
 describe('fitTemplate: named parameters', () => {
-  it('one column per name becomes the row\'s templateParams object', () => {
+  it("one column per name becomes the row's templateParams object", () => {
     const fitted = fit(welcomeNamed, 'phone,first_name,store\n+44 7700 900123,Ada,Covent Garden\n');
     expect(fitted.recipients[0]!.templateParams).toEqual({ first_name: 'Ada', store: 'Covent Garden' });
     expect(fitted.broadcastFields).toEqual({});
   });
 
   it('--param-<name> is globalTemplateParams; a row with values of its own carries every name, its cells winning', () => {
-    const fitted = fit(welcomeNamed, 'phone,first_name,store\n+44 7700 900123,Ada,\n+91 98765 43210,Grace,Bandra\n', { columns: { store: 'Demo Retail Online' } });
+    const fitted = fit(welcomeNamed, 'phone,first_name,store\n+44 7700 900123,Ada,\n+91 98765 43210,Grace,Bandra\n', {
+      columns: { store: 'Demo Retail Online' },
+    });
     expect(fitted.broadcastFields).toEqual({ globalTemplateParams: { store: 'Demo Retail Online' } });
     expect(fitted.recipients.map(({ templateParams }) => templateParams)).toEqual([
       { first_name: 'Ada', store: 'Demo Retail Online' },
@@ -220,14 +278,16 @@ describe('fitTemplate: named parameters', () => {
     expect(problemsOf(() => fit(welcomeNamed, 'phone,first_name,store\n+44 7700 900123,Ada,Soho\n', { columns: { city: 'London' } }))).toEqual({
       options: ['--param-city: template welcome_named (en_US) has no named parameter city (it has first_name, store)'],
     });
-    expect(problemsOf(() => fit(orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,A-1\n', { columns: { headerLink: image, first_name: 'Ada' } }))).toEqual({
+    expect(
+      problemsOf(() => fit(orderShipped, 'phone,param1,param2,button0\n+44 7700 900123,Ada,A-1,A-1\n', { columns: { headerLink: image, first_name: 'Ada' } })),
+    ).toEqual({
       options: ['--param-first_name: template order_shipped (en_US) has no named parameters (its body parameters are positional: param1 … paramN columns)'],
     });
   });
 });
 
 describe('fitTemplate: positional parameters and unknown columns', () => {
-  it('line 1: the param columns must match the template\'s count (the words the CLI has always used)', () => {
+  it("line 1: the param columns must match the template's count (the words the CLI has always used)", () => {
     expect(problemsOf(() => fit(orderShipped, 'phone,param1,button0\n+44 7700 900123,Ada,A-1\n', { columns: { headerLink: image } }))).toEqual({
       file: ['line 1: template order_shipped (en_US) has 2 body parameters; the file has 1 param column (param1 … paramN, one per parameter)'],
     });
@@ -237,8 +297,12 @@ describe('fitTemplate: positional parameters and unknown columns', () => {
     expect(problemsOf(() => fit(saleHeadline, 'phone,param1,headerText,city\n+44 7700 900123,Ada,Spring,x\n'))).toEqual({
       file: ['line 1: unknown column "city" (template sale_headline (en) takes countryCode and toPhoneNumber, or phone; then param1, headerText)'],
     });
-    expect(problemsOf(() => fit(orderShipped, 'phone,param1,param2,button0,parm3\n+44 7700 900123,Ada,A-1,A-1,x\n', { columns: { headerLink: image } }))).toEqual({
-      file: ['line 1: unknown column "parm3" (template order_shipped (en_US) takes countryCode and toPhoneNumber, or phone; then param1 … param2, headerLink, headerMediaId, button0)'],
+    expect(
+      problemsOf(() => fit(orderShipped, 'phone,param1,param2,button0,parm3\n+44 7700 900123,Ada,A-1,A-1,x\n', { columns: { headerLink: image } })),
+    ).toEqual({
+      file: [
+        'line 1: unknown column "parm3" (template order_shipped (en_US) takes countryCode and toPhoneNumber, or phone; then param1 … param2, headerLink, headerMediaId, button0)',
+      ],
     });
   });
 });
@@ -252,14 +316,18 @@ describe('fitTemplate: limited-time offer and carousel', () => {
 
   it('--limited-time-offer becomes limitedTimeOffer.expiresAt; required by an offer with an expiry, refused by a template without one', () => {
     const csv = 'phone,param1,headerMediaId,button0\n+44 7700 900123,Ada,42,SAVE10\n';
-    expect(fit(invoiceOffer, csv, { limitedTimeOffer: '2099-01-01T00:00:00Z' }).broadcastFields.limitedTimeOffer).toEqual({ expiresAt: '2099-01-01T00:00:00Z' });
-    expect(problemsOf(() => fit(invoiceOffer, csv))).toEqual({ options: ['--limited-time-offer is required: template invoice_offer (en) has a limited-time offer with an expiry'] });
+    expect(fit(invoiceOffer, csv, { limitedTimeOffer: '2099-01-01T00:00:00Z' }).broadcastFields.limitedTimeOffer).toEqual({
+      expiresAt: '2099-01-01T00:00:00Z',
+    });
+    expect(problemsOf(() => fit(invoiceOffer, csv))).toEqual({
+      options: ['--limited-time-offer is required: template invoice_offer (en) has a limited-time offer with an expiry'],
+    });
     expect(problemsOf(() => fit(welcomeNamed, 'phone,first_name,store\n+44 7700 900123,Ada,Soho\n', { limitedTimeOffer: '2099-01-01T00:00:00Z' }))).toEqual({
       options: ['--limited-time-offer: template welcome_named (en_US) has no limited-time offer'],
     });
   });
 
-  it('--carousel-file\'s cards become the request\'s carousel', () => {
+  it("--carousel-file's cards become the request's carousel", () => {
     expect(fit(productCarousel, 'phone,param1\n+44 7700 900123,Ada\n', carouselFile(cards)).broadcastFields).toEqual({ carousel: cards });
   });
 
@@ -271,7 +339,9 @@ describe('fitTemplate: limited-time offer and carousel', () => {
     expect(problemsOf(() => fit(saleHeadline, 'phone,param1,headerText\n+44 7700 900123,Ada,Spring\n', carouselFile(cards)))).toEqual({
       options: ['--carousel-file: template sale_headline (en) has no carousel'],
     });
-    expect(problemsOf(() => fit(productCarousel, csv, carouselFile([cards[0]])))).toEqual({ options: ['--carousel-file cards.json: template product_carousel (en) has 2 cards; the file holds 1'] });
+    expect(problemsOf(() => fit(productCarousel, csv, carouselFile([cards[0]])))).toEqual({
+      options: ['--carousel-file cards.json: template product_carousel (en) has 2 cards; the file holds 1'],
+    });
     const broken = [
       { header: { type: 'video', link: 'https://cdn.example/1.mp4' }, templateParams: ['Boots', 'extra'], buttons: [] },
       { header: { type: 'image', link: 'http://cdn.example/2.jpg' }, templateParams: ['Scarf'], buttons: [{ index: 0, type: 'url', text: 'scarf' }] },
@@ -291,7 +361,11 @@ describe('fitTemplate: a carousel of named cards', () => {
   const namedCarousel: RichTemplateRecord = {
     ...productCarousel,
     name: 'named_carousel',
-    parameters: { sendable: true, body: { format: 'POSITIONAL', count: 0 }, carousel: { cards: 2, body: { format: 'NAMED', names: ['product'] }, buttons: [] } },
+    parameters: {
+      sendable: true,
+      body: { format: 'POSITIONAL', count: 0 },
+      carousel: { cards: 2, body: { format: 'NAMED', names: ['product'] }, buttons: [] },
+    },
   };
 
   it('each card needs templateParams by name; a card that is not an object is named', () => {

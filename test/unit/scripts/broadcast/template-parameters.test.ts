@@ -17,11 +17,13 @@ describe('templateParametersOf', () => {
     });
   });
 
-  it('refuses a template that is not sendable, with the service\'s reasons', () => {
+  it("refuses a template that is not sendable, with the service's reasons", () => {
     expect(() => templateParametersOf(catalogPromo)).toThrow(
       new TemplateChoiceError('template catalog_promo (en) cannot be sent by a broadcast: buttons[2]: CATALOG buttons cannot be filled by a broadcast'),
     );
-    expect(() => templateParametersOf({ name: 'x', language: 'en', parameters: { sendable: false } })).toThrow('template x (en) cannot be sent by a broadcast: the service gives no reason');
+    expect(() => templateParametersOf({ name: 'x', language: 'en', parameters: { sendable: false } })).toThrow(
+      'template x (en) cannot be sent by a broadcast: the service gives no reason',
+    );
   });
 
   it('refuses parameters it cannot read, naming the field', () => {
