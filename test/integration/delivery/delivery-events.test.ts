@@ -164,16 +164,14 @@ describe('delivery-events through the local runtime', () => {
     const foreign = webhookBody([
       {
         phoneNumberId: 'pn_not_ours',
-        statuses: sent
-          .slice(0, 5)
-          .map(({ index, entry }) =>
-            statusOf({
-              id: entry.messageId!,
-              status: 'failed',
-              callbackData: callbackDataOf({ kind: 'ledger', jobId, chunkIndex: 0, index }),
-              error: { code: 131026, title: 'x' },
-            }),
-          ),
+        statuses: sent.slice(0, 5).map(({ index, entry }) =>
+          statusOf({
+            id: entry.messageId!,
+            status: 'failed',
+            callbackData: callbackDataOf({ kind: 'ledger', jobId, chunkIndex: 0, index }),
+            error: { code: 131026, title: 'x' },
+          }),
+        ),
       },
     ]);
     for (const body of [...bodies, foreign, ...bodies.reverse()]) {
