@@ -25,10 +25,10 @@ beforeAll(() => {
   );
 });
 
-const nagMessages = (stack: Stack, kind: 'findError' | 'findWarning' | 'findInfo') =>
-  Annotations.fromStack(stack)
-    [kind]('*', Match.stringLikeRegexp('AwsSolutions-.*'))
-    .map((message) => `${message.id}: ${String(message.entry.data)}`);
+const nagMessages = (stack: Stack, kind: 'findError' | 'findWarning' | 'findInfo') => {
+  const annotations = Annotations.fromStack(stack);
+  return annotations[kind]('*', Match.stringLikeRegexp('AwsSolutions-.*')).map((message) => `${message.id}: ${String(message.entry.data)}`);
+};
 
 describe('cdk-nag AwsSolutions', () => {
   it('checks every stack of the app', () => {
