@@ -515,6 +515,28 @@ export type FunctionName =
   | typeof requestAuthorizer.functionName;
 
 /**
+ * A consumer of an outbound lane's queue (chunk-worker, single-sender): one definition for both, so
+ * the two lanes cannot drift apart in grants. Inbox read: the opt-out list, checked again at send
+ * time; it sends to its own queue (re-queues stay in their lane) and customerEvents (job.completed
+ * when it settles a job's last chunk); click-link: the tracked-link key, made on the first tracked
+ * send (shared/clicks/click-link-key.ts). No SDK tracing: a per-message worker (docs/OPERATIONS.md).
+ */
+function chunkConsumerDefinition(queue: 'outboundMessages' | 'singleMessages', settings: typeof chunkWorker | typeof singleSender) {
+  return {
+    memoryMb: settings.memoryMb,
+    timeoutSeconds: settings.timeoutSeconds,
+    tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'read' },
+    sendsTo: [queue, 'customerEvents'],
+    receivesFrom: [queue],
+    eventSource: settings,
+    tokenKey: 'encryptDecrypt',
+    tokenPurposes: ['upstream-token', 'click-link'],
+    callsUpstream: true,
+    tracesSdkCalls: false,
+  } satisfies FunctionDefinition;
+}
+
+/**
  * The broadcast REST API's Lambda REQUEST authorizer (docs/PEOPLE.md "On AWS"): names the usage-plan
  * key a keyed request is metered by (`apiKeySource: AUTHORIZER`), the `x-api-key` as sent or a signed-in
  * person's own key. Never cached: a request carries one of two headers, and a cache keyed on both would
@@ -717,39 +739,14 @@ export const functions: Record<FunctionName, FunctionDefinition> = {
     tokenPurposes: ['upstream-token'],
     callsUpstream: true,
   },
-  'chunk-worker': {
-    memoryMb: chunkWorker.memoryMb,
-    timeoutSeconds: chunkWorker.timeoutSeconds,
-    // Inbox read: the opt-out list, checked again at send time (one batched read per chunk message).
-    tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'read' },
-    // outboundMessages: its re-queues (the account's turn, the time budget, holds, waits) go back to its
-    // lane; job.completed when it settles a job's last chunk (customer events).
-    sendsTo: ['outboundMessages', 'customerEvents'],
-    receivesFrom: ['outboundMessages'],
-    eventSource: chunkWorker,
-    tokenKey: 'encryptDecrypt',
-    // click-link: the tracked-link key, made on the first tracked send (shared/clicks/click-link-key.ts).
-    tokenPurposes: ['upstream-token', 'click-link'],
-    callsUpstream: true,
-    tracesSdkCalls: false,
-  },
+  // outboundMessages: its re-queues (the account's turn, the time budget, holds, waits) go back to its lane.
+  'chunk-worker': chunkConsumerDefinition('outboundMessages', chunkWorker),
   /**
    * The single-message lane's worker (docs/SCALE.md "The single-message lane"): the chunk worker's
    * consumer (functions/chunk-worker/chunk-consumer.ts) on the singleMessages queue, with the same
-   * ports and grants as chunk-worker but its queue: it sends only to its own queue (its re-queues)
-   * and customerEvents.
+   * ports and grants but its own queue.
    */
-  'single-sender': {
-    memoryMb: singleSender.memoryMb,
-    timeoutSeconds: singleSender.timeoutSeconds,
-    tables: { tenancy: 'read', messaging: 'readWrite', inbox: 'read' },
-    sendsTo: ['singleMessages', 'customerEvents'],
-    receivesFrom: ['singleMessages'],
-    eventSource: singleSender,
-    tokenKey: 'encryptDecrypt',
-    tokenPurposes: ['upstream-token', 'click-link'],
-    callsUpstream: true,
-  },
+  'single-sender': chunkConsumerDefinition('singleMessages', singleSender),
   /**
    * Settles the chunk messages that reached either lane's dead-letter queue (outbound and single
    * messages: a worker that crashed or
