@@ -26,7 +26,7 @@ import type { LocalJobFiringScheduler } from './local-job-firing-scheduler';
 import type { ThreadCpu, ThreadUtilization } from './function-host';
 import type { CloudApiSandbox, SandboxOptions } from '../sandbox/cloud-api-sandbox';
 import type { DemoTenant } from './demo-seed';
-import { getServices, resetServicesForTests, type ServiceOverrides, type Services } from '../functions/composition';
+import { getServices, type ServiceOverrides, type Services } from '../functions/composition';
 import { startBackends, type Backends, type Stops } from './runtime-backends';
 import { startLocalFunctions, type FunctionHandlers } from './function-handlers';
 import { buildBrowserAssets } from './browser-assets-build';
@@ -35,6 +35,7 @@ import { bootDemoTenant, writeRuntimeFiles } from './demo-boot';
 import type { DemoSignIn } from './demo-people';
 import type { LocalIdentityProvider } from './identity-provider/identity-provider';
 import { startRuntimeIdentity } from './identity-provider/runtime-identity';
+import { installEnvironment, runtimeEnvironment } from './runtime-environment';
 
 export interface LocalRuntimeOptions {
   /** Gateway port; 0 picks a free one. Default: PORT or 3000. */
@@ -223,19 +224,7 @@ async function boot(
     // Before the gateway closes, so nothing is posted to it while it goes away.
     stops.push(async () => void sandbox.webhooks.configure({ enabled: false }));
   }
-  let workers: LocalEventSources | undefined;
-  if (options.startWorkers ?? true) {
-    workers = await startLocalEventSources({ sqs: backends.sqs, region: backends.region, environment: process.env, handlerOf: handlers.handlerOf });
-    stops.push(() => workers!.stop()); // polling stops before the emulators go away
-    // Cold starts of the queue consumers in the background (about a second each through tsx):
-    // boot does not wait, and the first chunk does not pay them. A failing init fails its first invocation.
-    for (const name of [...eventSources.map((source) => source.functionName), broadcastScheduler.functionName])
-      void handlers
-        .hostOf?.(name)
-        .init()
-        .catch(() => undefined);
-    scheduler.startSweep(options.scheduleSweepIntervalMs ?? 1_000);
-  }
+  const workers = (options.startWorkers ?? true) ? await startWorkers(options, backends, handlers, scheduler, stops) : undefined;
   const sandboxUrl = sandbox?.url ?? process.env.GRAPH_API_BASE_URL ?? '';
   const demoWithUrls = demo ? { ...demo, baseUrl: gateway.url, sandboxUrl, webhookUrl, clickBaseUrl: environment.CLICK_BASE_URL } : undefined;
   writeRuntimeFiles(dataDirectory, demoWithUrls, environment);
@@ -260,37 +249,28 @@ async function boot(
   };
 }
 
-/** The backends' variables and the local settings: what the handlers run with. */
-function runtimeEnvironment(backendEnvironment: Record<string, string>, options: LocalRuntimeOptions): Record<string, string> {
-  const environment = { ...backendEnvironment };
-  // Local mode: webhook receivers on this machine (plain http, loopback) can be tried. Never set on AWS.
-  environment.CUSTOMER_WEBHOOKS_ALLOW_LOOPBACK = '1';
-  // Metrics (EMF) are counted and dropped locally instead of printed (POWERTOOLS_METRICS_DISABLED=false
-  // prints them). Tracing needs no switch: Powertools enables it only inside Lambda.
-  environment.POWERTOOLS_METRICS_DISABLED = process.env.POWERTOOLS_METRICS_DISABLED ?? 'true';
-  if (options.upstreamTimeoutMs) environment.UPSTREAM_TIMEOUT_MS = String(options.upstreamTimeoutMs);
-  // The local sweep runs every second: a job whose timer was missed fires within about 2 s of its time.
-  environment.BROADCAST_SCHEDULE_SWEEP_GRACE_SECONDS = '1';
-  return Object.assign(environment, options.environment);
-}
-
 /**
- * The handlers read configuration from the environment, exactly as in Lambda. What was there before
- * comes back on stop, so a later runtime in the same process starts from a clean slate. The
- * operators' side (demo seed, key checks, tests' getServices()) sees the whole environment; each
- * function sees only its own.
+ * The SQS event sources feeding the queue consumers and the scheduled-broadcast sweep, with the
+ * consumers' cold starts begun in the background.
  */
-function installEnvironment(environment: Record<string, string>, stops: Stops): void {
-  const previousEnvironment = Object.fromEntries(Object.keys(environment).map((name) => [name, process.env[name]]));
-  stops.push(async () => {
-    for (const [name, value] of Object.entries(previousEnvironment)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  });
-  Object.assign(process.env, environment);
-  resetServicesForTests();
-  stops.push(async () => resetServicesForTests());
+async function startWorkers(
+  options: LocalRuntimeOptions,
+  backends: Backends,
+  handlers: FunctionHandlers,
+  scheduler: LocalJobFiringScheduler,
+  stops: Stops,
+): Promise<LocalEventSources> {
+  const workers = await startLocalEventSources({ sqs: backends.sqs, region: backends.region, environment: process.env, handlerOf: handlers.handlerOf });
+  stops.push(() => workers.stop()); // polling stops before the emulators go away
+  // Cold starts of the queue consumers in the background (about a second each through tsx):
+  // boot does not wait, and the first chunk does not pay them. A failing init fails its first invocation.
+  for (const name of [...eventSources.map((source) => source.functionName), broadcastScheduler.functionName])
+    void handlers
+      .hostOf?.(name)
+      .init()
+      .catch(() => undefined);
+  scheduler.startSweep(options.scheduleSweepIntervalMs ?? 1_000);
+  return workers;
 }
 
 /** What `GET /` lists beside the surfaces: the Cloud API sandbox and its inspection endpoint. */

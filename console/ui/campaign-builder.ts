@@ -11,7 +11,7 @@ import { attributeNamesOf, previewFor } from '../model/whatsapp-preview';
 import { describeError } from './api';
 import { createCheckStep, type CheckForm } from './builder-check';
 import { createMeasurementFields, type MeasurementFields } from './builder-measurement';
-import { createRespectFields } from './builder-respect';
+import { createRespectFields, type RespectFields } from './builder-respect';
 import { memberPreview } from './builder-preview';
 import { createAudienceStep, createTemplateStep } from './builder-steps';
 import { createValueFields, type ValueFields } from './builder-values';
@@ -49,6 +49,55 @@ const campaignSection = (name: HTMLInputElement, senderBox: HTMLElement, when: H
 function valuesProblem(needs: readonly Need[], fields: ValueFields | undefined, measurementProblem: string | undefined): string | undefined {
   const badLink = badTrackedUrl(needs, fields?.mappings() ?? {});
   return badLink ? `${badLink.label}: give an https:// address of at most 2,000 characters, or a member's attribute.` : measurementProblem;
+}
+
+/** What the builder holds when its check step reads it. */
+interface BuilderState {
+  name: string;
+  when: string;
+  sender: string;
+  audienceId: string;
+  template: TemplateView | undefined;
+  needs: readonly Need[];
+  fields: ValueFields | undefined;
+  measurement: MeasurementFields;
+  respect: RespectFields;
+}
+
+/** The check step's form: the first problem in the order of the steps, or the campaign's body. */
+function checkFormOf({ name, when, sender, audienceId, template, needs, fields, measurement, respect }: BuilderState): CheckForm {
+  const missing = missingNeed(needs, fields?.mappings() ?? {});
+  const scheduledAt = scheduleOf(when);
+  const measured = measurement.read();
+  const rules = respect.read();
+  const problem =
+    draftProblem({ name, audienceId, hasTemplate: template !== undefined, missing, when }) ?? valuesProblem(needs, fields, measured.problem) ?? rules.problem;
+  if (problem || !template) return { problem: problem ?? 'Choose a template.', body: {}, templateName: '' };
+  const body = campaignBody({
+    name: name.trim(),
+    fromPhoneNumber: sender,
+    audienceId,
+    template,
+    values: campaignValuesOf(needs, fields?.mappings() ?? {}),
+    scheduledAt,
+    ...measured.values,
+    sendRules: rules.values,
+  });
+  return { body, templateName: template.name, ...(scheduledAt ? { scheduledAt } : {}) };
+}
+
+/**
+ * Reads the organization's senders into the first step: `use` runs with the first one once the
+ * choice is shown, `changed` with each one chosen later.
+ */
+function offerSenders(senderBox: HTMLElement, use: (sender: string) => void, changed: (sender: string) => void): void {
+  void readSenders()
+    .then((senders) => {
+      if (senders.length === 0) return void replaceChildren(senderBox, notice('This organization has no connected phone number.'));
+      replaceChildren(senderBox, senderSelect('campaign-sender', senders, changed));
+      use(senders[0]!.phone_number);
+    })
+    .catch((error: unknown) => replaceChildren(senderBox, notice(describeError(error))));
 }
 
 export function renderCampaignBuilder(main: HTMLElement): PageHandle {
@@ -89,28 +138,8 @@ export function renderCampaignBuilder(main: HTMLElement): PageHandle {
     replaceChildren(valuesBox, fields.root);
     drawPreview();
   });
-  const form = (): CheckForm => {
-    const missing = missingNeed(needs, fields?.mappings() ?? {});
-    const scheduledAt = scheduleOf(when.value);
-    const measured = measurement.read();
-    const rules = respect.read();
-    const problem =
-      draftProblem({ name: name.value, audienceId: audienceStep.audienceId(), hasTemplate: template !== undefined, missing, when: when.value }) ??
-      valuesProblem(needs, fields, measured.problem) ??
-      rules.problem;
-    if (problem || !template) return { problem: problem ?? 'Choose a template.', body: {}, templateName: '' };
-    const body = campaignBody({
-      name: name.value.trim(),
-      fromPhoneNumber: sender,
-      audienceId: audienceStep.audienceId(),
-      template,
-      values: values(),
-      scheduledAt,
-      ...measured.values,
-      sendRules: rules.values,
-    });
-    return { body, templateName: template.name, ...(scheduledAt ? { scheduledAt } : {}) };
-  };
+  const form = (): CheckForm =>
+    checkFormOf({ name: name.value, when: when.value, sender, audienceId: audienceStep.audienceId(), template, needs, fields, measurement, respect });
   const checkStep = createCheckStep(form);
   const measurement = createMeasurementFields(checkStep.invalidate);
   const respect = createRespectFields(checkStep.invalidate);
@@ -124,20 +153,19 @@ export function renderCampaignBuilder(main: HTMLElement): PageHandle {
     campaignSection(name, senderBox, when, measurement),
     ...LATER_STEPS.map(([id, title], index) => section(id, title, steps[index])),
   );
-  void readSenders()
-    .then((senders) => {
-      if (senders.length === 0) return void replaceChildren(senderBox, notice('This organization has no connected phone number.'));
-      sender = senders[0]!.phone_number;
-      const changed = (chosen: string) => {
-        sender = chosen;
-        template = undefined;
-        replaceChildren(valuesBox, el('p', {}, 'Choose a template first.'));
-        void templateStep.load(sender);
-      };
-      replaceChildren(senderBox, senderSelect('campaign-sender', senders, changed));
+  offerSenders(
+    senderBox,
+    (first) => {
+      sender = first;
       void templateStep.load(sender);
-    })
-    .catch((error: unknown) => replaceChildren(senderBox, notice(describeError(error))));
+    },
+    (chosen) => {
+      sender = chosen;
+      template = undefined;
+      replaceChildren(valuesBox, el('p', {}, 'Choose a template first.'));
+      void templateStep.load(sender);
+    },
+  );
   void audienceStep.load();
   heading.focus();
   return { leave: () => undefined };

@@ -41,6 +41,31 @@ function saveFile(name: string, text: string): void {
   window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** One page of recipients as a table, with the optional columns only when a row of the page fills them. */
+function pageTable(recipients: RecipientRow[], status: string, pageIndex: number): HTMLElement {
+  if (recipients.length === 0) return el('p', {}, 'No recipients match.');
+  const withCost = recipients.some((row) => row.cost !== undefined);
+  const withOutcomes = hasOutcomeColumns(recipients);
+  const withWaiting = recipients.some((row) => row.waitingUntil);
+  const headers = [
+    'Recipient',
+    'Status',
+    'Failure',
+    'Updated',
+    'Sent via',
+    ...(withWaiting ? ['Waiting until'] : []),
+    ...(withCost ? ['Cost'] : []),
+    ...(withOutcomes ? OUTCOME_COLUMNS : []),
+  ];
+  const caption = `Recipients${status ? ` with status ${status}` : ''}, page ${pageIndex + 1}`;
+  return dataTable(
+    caption,
+    headers,
+    recipients.map((row) => cellsOf(row, withCost, withOutcomes, withWaiting)),
+    { class: 'recipients' },
+  );
+}
+
 /** Whose recipients: the list's path (`/broadcasts/{jobId}/recipients`, `/campaigns/{campaignId}/recipients`) and the id that names the download. */
 export interface RecipientsSource {
   path: string;
@@ -89,31 +114,7 @@ export function createRecipientsTable(source: RecipientsSource): RecipientsTable
     try {
       const page = await getData<RecipientsPage>(source.path, { limit: PAGE_SIZE, status: status || undefined, cursor: cursors[pageIndex] });
       cursors[pageIndex + 1] = page.nextCursor ?? undefined;
-      const withCost = page.recipients.some((row) => row.cost !== undefined);
-      const withOutcomes = hasOutcomeColumns(page.recipients);
-      const withWaiting = page.recipients.some((row) => row.waitingUntil);
-      const headers = [
-        'Recipient',
-        'Status',
-        'Failure',
-        'Updated',
-        'Sent via',
-        ...(withWaiting ? ['Waiting until'] : []),
-        ...(withCost ? ['Cost'] : []),
-        ...(withOutcomes ? OUTCOME_COLUMNS : []),
-      ];
-      const caption = `Recipients${status ? ` with status ${status}` : ''}, page ${pageIndex + 1}`;
-      replaceChildren(
-        body,
-        page.recipients.length === 0
-          ? el('p', {}, 'No recipients match.')
-          : dataTable(
-              caption,
-              headers,
-              page.recipients.map((row) => cellsOf(row, withCost, withOutcomes, withWaiting)),
-              { class: 'recipients' },
-            ),
-      );
+      replaceChildren(body, pageTable(page.recipients, status, pageIndex));
       replaceChildren(
         pager,
         el('button', { type: 'button', disabled: pageIndex === 0, onclick: () => void go(pageIndex - 1) }, 'Previous'),

@@ -8,7 +8,8 @@
  * schedule window, media ownership) fails as in a real accept: nothing of the list could be sent.
  */
 import type { SendTemplateBroadcastDependencies, BroadcastCaller } from './send-template-broadcast';
-import { recipientKeyOfInput, requireSendableToUserIds, scheduledTimeOf, selectTemplate, sendableRequirementsOf } from './send-template-broadcast';
+import { recipientKeyOfInput, scheduledTimeOf } from './send-template-broadcast';
+import { requireSendableToUserIds, selectTemplate, sendableRequirementsOf } from './template-checks';
 import { requireOperationInScope, requireSenderInScope } from './key-scope';
 import { reachHeadroom, type MessagingLimitDependencies, type ReachHeadroom } from './messaging-limit';
 import { recipientResolver, requireOwnedMedia } from './broadcast-content';

@@ -7,17 +7,9 @@ import { sendRulesOf, withSendRules } from '../send-rules/send-rules.schema';
 import * as v from 'valibot';
 import { sha256Base64Url } from '../crypto/hashing';
 import type { IdGenerator } from '../ports/id-generator';
-import { CHUNK_SIZE, SYNCHRONOUS_THRESHOLD } from './broadcast-job';
+import { CHUNK_SIZE, SYNCHRONOUS_THRESHOLD, type BroadcastJob } from './broadcast-job';
 import type { ChunkRecipient } from './chunk-message';
-import {
-  DuplicateRecipientError,
-  RecipientNumberError,
-  ScheduledAtError,
-  TemplateMismatchError,
-  TemplateNotApprovedError,
-  TemplateNotFoundError,
-  UserIdNotSupportedError,
-} from './errors';
+import { DuplicateRecipientError, RecipientNumberError, ScheduledAtError } from './errors';
 import { requireOperationInScope, requireSenderInScope, type ScopedCaller } from './key-scope';
 import { newJob, newJobId, recordAndFanOut, type SchedulingPorts } from './job-fan-out';
 import { reserveReach, type MessagingLimitDependencies } from './messaging-limit';
@@ -41,11 +33,11 @@ import type {
 } from './ports';
 import type { TemplateCatalog } from './template-catalog';
 import { requireOwnedMedia, resolveRecipients } from './broadcast-content';
-import { TemplateNotSendableError } from '../templates/errors';
 import { contentOf } from '../templates/template-content.schema';
 import { quickRepliesOf } from '../outcomes/quick-replies';
 import { variableNamesOf } from '../templates/template-components';
-import { requirementsOf, type TemplateRequirements } from '../templates/template-requirements';
+import type { TemplateRequirements } from '../templates/template-requirements';
+import { requireSendableToUserIds, selectTemplate, sendableRequirementsOf } from './template-checks';
 import { scheduleWindowSchema, type RecipientInput, type TemplateBroadcastRequest } from './template-broadcast.schema';
 import type { UpstreamTemplate } from '../sending/ports';
 import { OPTED_OUT } from '../sending/failure-reasons';
@@ -109,64 +101,6 @@ export function recipientKeyOfInput(recipient: RecipientInput, index: number): s
 /** A recipient as the recipients list shows it: its number's parts, or its userId with empty number fields. */
 export const listedRecipientOf = ({ countryCode, toPhoneNumber, userId }: RecipientInput, index: number): JobRecipient =>
   userId === undefined ? { index, countryCode: countryCode ?? '', toPhoneNumber: toPhoneNumber ?? '' } : { index, countryCode: '', toPhoneNumber: '', userId };
-
-/**
- * Meta refuses (131062) some sends to a business-scoped user id: authentication templates (one-tap,
- * zero-tap, copy code) and templates with a max price. Refused at accept, naming the first such
- * recipient, when any recipient is one (`../shared/meta/usernames-and-bsuid.md` §7).
- */
-export function requireSendableToUserIds(template: UpstreamTemplate, recipients: TemplateBroadcastRequest['data']): void {
-  const why =
-    template.category === 'AUTHENTICATION' ? 'is an AUTHENTICATION template' : maxPriceOf(template) ? 'has a max price (optimization_spec)' : undefined;
-  if (why === undefined) return;
-  const index = recipients.findIndex((recipient) => recipient.userId !== undefined);
-  if (index === -1) return;
-  throw new UserIdNotSupportedError(
-    `data[${index}].userId: template ${template.name} (${template.language}) ${why}, which Meta does not send to a business-scoped user id (error 131062); send it to the phone number`,
-  );
-}
-
-/** The template a request names (a broadcast's, or a campaign's: create-campaign.ts), APPROVED and of the type given. */
-export function selectTemplate(
-  templates: readonly UpstreamTemplate[],
-  request: Pick<TemplateBroadcastRequest, 'templateName' | 'templateLanguage' | 'templateType' | 'templateId' | 'fromPhoneNumber'>,
-): UpstreamTemplate {
-  const named = templates.filter((template) => template.name === request.templateName);
-  if (named.length === 0) {
-    throw new TemplateNotFoundError(`templateName ${request.templateName} is not a template of sender ${request.fromPhoneNumber}`);
-  }
-  const template = named.find((candidate) => candidate.language === request.templateLanguage);
-  if (!template) {
-    throw new TemplateNotFoundError(
-      `templateLanguage ${request.templateLanguage} is not available for template ${request.templateName} (available: ${named
-        .map((candidate) => candidate.language)
-        .join(', ')})`,
-    );
-  }
-  if (template.status !== 'APPROVED') {
-    throw new TemplateNotApprovedError(
-      `template ${request.templateName} (${request.templateLanguage}) is ${template.status}; only APPROVED templates can be sent`,
-    );
-  }
-  if (template.category !== request.templateType) {
-    throw new TemplateMismatchError(
-      `templateType ${request.templateType} does not match the category of template ${request.templateName} (${template.category})`,
-    );
-  }
-  if (request.templateId !== undefined && request.templateId !== template.id) {
-    throw new TemplateMismatchError(`templateId ${request.templateId} does not identify template ${request.templateName} (${request.templateLanguage})`);
-  }
-  return template;
-}
-
-/** What the template needs from a send (template-requirements.ts); a template with a part no broadcast can fill is refused by name. */
-export function sendableRequirementsOf(template: UpstreamTemplate): TemplateRequirements {
-  const requirements = requirementsOf(template);
-  if (!requirements.sendable) {
-    throw new TemplateNotSendableError(`template ${template.name} (${template.language}) cannot be sent by broadcast: ${requirements.unsupported?.join('; ')}`);
-  }
-  return requirements;
-}
 
 /** The failure code of a recipient on the organization's suppression list (docs/ORGANIZATIONS-AND-V1.md "Opt-outs"). */
 export { OPTED_OUT };
@@ -292,18 +226,15 @@ export async function acceptTemplateBroadcast(
       requestHash: keyed?.payloadHash,
     },
   );
-  // Each recipient's values are kept with the list, so a follow-up can send them again (docs/BROADCAST.md "Follow-ups").
-  const listed = request.data.map(
-    (recipient, index): JobRecipient => ({
-      ...listedRecipientOf(recipient, index),
-      send: sendOf(recipients[index]!),
-      ...resendsOf(perUserLimitResends, index),
-    }),
-  );
+  const listed = listedRecipientsOf(request.data, recipients, perUserLimitResends);
   const { broadcasts, queue, clock, portfolioReach } = dependencies;
   const scheduling = scheduledAt === undefined ? {} : { scheduledJobs: dependencies.scheduling?.scheduledJobs, firings: dependencies.scheduling?.firings };
   await recordAndFanOut({ broadcasts, queue, clock, portfolioReach, ...scheduling }, { job, recipients: queued, refused, listed, reservation, earlierJob });
+  return acceptedAnswerOf(job);
+}
 
+/** The answer to an accepted broadcast: scheduled, a job to follow, or queued (a small one), by what was recorded. */
+function acceptedAnswerOf(job: BroadcastJob): SendTemplateBroadcastResult {
   if (job.scheduledAt !== undefined) {
     const { jobId, scheduledAt: at, totalRecipients, totalChunks } = job;
     return { kind: 'scheduled', jobId, status: 'SCHEDULED', scheduledAt: at, totalRecipients, chunkSize: CHUNK_SIZE, totalChunks };
@@ -312,6 +243,17 @@ export async function acceptTemplateBroadcast(
   return job.exposed
     ? { kind: 'job', jobId: job.jobId, status: 'PROCESSING', totalRecipients: job.totalRecipients, chunkSize: CHUNK_SIZE, totalChunks: job.totalChunks }
     : { kind: 'queued', recipients: job.totalRecipients, jobId: job.jobId };
+}
+
+/** Each recipient's values are kept with the list, so a follow-up can send them again (docs/BROADCAST.md "Follow-ups"). */
+function listedRecipientsOf(data: TemplateBroadcastRequest['data'], recipients: readonly ChunkRecipient[], perUserLimitResends: readonly number[] | undefined) {
+  return data.map(
+    (recipient, index): JobRecipient => ({
+      ...listedRecipientOf(recipient, index),
+      send: sendOf(recipients[index]!),
+      ...resendsOf(perUserLimitResends, index),
+    }),
+  );
 }
 
 const resendsOf = (counts: readonly number[] | undefined, index: number) => (counts?.[index] ? { perUserLimitResends: counts[index] } : {});

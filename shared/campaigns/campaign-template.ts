@@ -5,7 +5,7 @@
  * filled values against the template, as a broadcast checks each recipient's).
  */
 import type { SenderAccount, SenderDirectory } from '../broadcast/ports';
-import { selectTemplate, sendableRequirementsOf } from '../broadcast/send-template-broadcast';
+import { selectTemplate, sendableRequirementsOf } from '../broadcast/template-checks';
 import type { TemplateBroadcastRequest } from '../broadcast/template-broadcast.schema';
 import type { TemplateCatalog } from '../broadcast/template-catalog';
 import type { UpstreamTemplate } from '../sending/ports';

@@ -245,6 +245,40 @@ function tappedButtonOf(button: { text?: string; payload?: string } | undefined,
   return undefined;
 }
 
+/**
+ * One element of a `messages` value's `statuses`, as the event to record: undefined when it is
+ * malformed (then added to `skipped` at `at`) or has a status value this platform does not record.
+ */
+function statusEventOf(rawStatus: unknown, at: string, skipped: SkippedElement[]): StatusEvent | undefined {
+  const status = v.safeParse(statusSchema, rawStatus);
+  if (!status.success) {
+    skipped.push({ at, problem: problemOf(status.issues) });
+    return undefined;
+  }
+  const stage = stageOfStatus(status.output.status);
+  // A status value Meta added after this was written: nothing to record, and nothing wrong (no warning).
+  if (stage === undefined) return undefined;
+  const recipientId = status.output.recipient_id ?? status.output.recipient_user_id;
+  if (recipientId === undefined) {
+    skipped.push({ at, problem: 'recipient_id or recipient_user_id is required' });
+    return undefined;
+  }
+  const reference = parseCallbackData(status.output.biz_opaque_callback_data);
+  const error = status.output.errors?.[0];
+  // A failed message is not billed; only sent, delivered and read carry a pricing fact.
+  const pricing = status.output.pricing && stage !== 'failed' ? pricingOf(status.output.pricing) : undefined;
+  return {
+    messageId: status.output.id,
+    stage,
+    timestamp: status.output.timestamp,
+    recipientId,
+    ...(status.output.recipient_user_id === undefined ? {} : { recipientUserId: status.output.recipient_user_id }),
+    ...(reference ? { reference } : {}),
+    ...(error ? { error: { code: error.code, title: error.title ?? error.message ?? '' } } : {}),
+    ...(pricing ? { pricing } : {}),
+  };
+}
+
 function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skipped: SkippedElement[]): MessagesChange | undefined {
   const value = v.safeParse(messagesValueSchema, rawValue);
   if (!value.success) {
@@ -264,33 +298,8 @@ function parseMessagesValue(entryId: string, rawValue: unknown, at: string, skip
   if (linkClicks.length > 0) change.linkClicks = linkClicks;
 
   value.output.statuses.forEach((rawStatus, position) => {
-    const status = v.safeParse(statusSchema, rawStatus);
-    if (!status.success) {
-      skipped.push({ at: `${at}.statuses[${position}]`, problem: problemOf(status.issues) });
-      return;
-    }
-    const stage = stageOfStatus(status.output.status);
-    // A status value Meta added after this was written: nothing to record, and nothing wrong (no warning).
-    if (stage === undefined) return;
-    const recipientId = status.output.recipient_id ?? status.output.recipient_user_id;
-    if (recipientId === undefined) {
-      skipped.push({ at: `${at}.statuses[${position}]`, problem: 'recipient_id or recipient_user_id is required' });
-      return;
-    }
-    const reference = parseCallbackData(status.output.biz_opaque_callback_data);
-    const error = status.output.errors?.[0];
-    // A failed message is not billed; only sent, delivered and read carry a pricing fact.
-    const pricing = status.output.pricing && stage !== 'failed' ? pricingOf(status.output.pricing) : undefined;
-    change.statuses.push({
-      messageId: status.output.id,
-      stage,
-      timestamp: status.output.timestamp,
-      recipientId,
-      ...(status.output.recipient_user_id === undefined ? {} : { recipientUserId: status.output.recipient_user_id }),
-      ...(reference ? { reference } : {}),
-      ...(error ? { error: { code: error.code, title: error.title ?? error.message ?? '' } } : {}),
-      ...(pricing ? { pricing } : {}),
-    });
+    const status = statusEventOf(rawStatus, `${at}.statuses[${position}]`, skipped);
+    if (status) change.statuses.push(status);
   });
 
   const profiles = profilesOf(value.output.contacts);

@@ -9,7 +9,6 @@
  * Served by the `docs` group at `/docs/openapi.json` (and locally at `/openapi.json`), written to a
  * file by `npm run openapi -- --out <file>`.
  */
-import { jsonSchemaOf } from './json-schema-of';
 import { routes as allRoutes } from '../../runtime-contract/all-routes';
 import {
   methodThrottleOf,
@@ -19,14 +18,12 @@ import {
   v1PlanLimits,
   type AuthKind,
   type RouteDefinition,
-  type SurfaceName,
 } from '../../runtime-contract/route-manifest';
 import { upstreamRoutes, type UpstreamRouteSpec } from '../../runtime-contract/upstream-routes';
-import { errorAnswers, genericServerError } from '../http/error-responses';
-import { errorBody } from '../http/surface-responses';
-import { requestExamples, requestSchemas } from './request-schemas';
 import { errorBodySchemas, gatewayFailureSchema } from './error-schemas';
-import { successResponsesOf, type JsonSchema } from './response-schemas';
+import { successResponsesOf } from './response-schemas';
+import { errorResponseRefsOf, surfaceErrorResponses } from './error-response-objects';
+import { parametersOf, requestBodyOf, type ParameterObject } from './request-objects';
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
@@ -140,184 +137,6 @@ const rateLimitOf = (route: RouteDefinition): { extension: Record<string, unknow
   }[limit.scope];
   return { extension, text: `Rate limit: ${limit.perMinute} requests per minute per ${per}; above it 429 with \`Retry-After\`.${gateway}` };
 };
-
-const pathParameterNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1] as string);
-
-type ParameterObject = {
-  name: string;
-  in: 'path' | 'query' | 'header';
-  required: boolean;
-  schema: JsonSchema;
-  description?: string;
-};
-
-function parametersOf(route: RouteDefinition, upstream: UpstreamRouteSpec | undefined): ParameterObject[] {
-  const schemas = requestSchemas[`${route.surface}:${route.operation}`];
-  const pathSchema = schemas?.path ? jsonSchemaOf(schemas.path) : undefined;
-  const parameters: ParameterObject[] = pathParameterNames(route.path).map((name) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: ((pathSchema?.properties as Record<string, JsonSchema> | undefined)?.[name] ?? { type: 'string' }) as JsonSchema,
-  }));
-  if (schemas?.query) {
-    const query = jsonSchemaOf(schemas.query);
-    const required = new Set((query.required as string[] | undefined) ?? []);
-    for (const [name, schema] of Object.entries((query.properties ?? {}) as Record<string, JsonSchema>)) {
-      parameters.push({ name, in: 'query', required: required.has(name), schema });
-    }
-  }
-  if (upstream) {
-    const required = new Set([...(upstream.requiredQuery ?? []), ...(upstream.fieldExpansion?.required ?? [])]);
-    const names = new Set([
-      ...(upstream.method === 'GET' ? ['fields'] : []),
-      ...(upstream.query ?? []),
-      ...required,
-      ...(upstream.fieldExpansion?.optional ?? []),
-    ]);
-    for (const name of names) parameters.push({ name, in: 'query', required: required.has(name), schema: { type: 'string' } });
-  }
-  if (route.operation === 'sendTemplateBroadcast' || route.operation === 'followUp' || route.operation === 'campaignFollowUp') {
-    parameters.push({
-      name: 'Idempotency-Key',
-      in: 'header',
-      required: false,
-      schema: { type: 'string' },
-      description: 'One logical broadcast: a retry with the same key and body gets the first answer and sends nothing twice.',
-    });
-  }
-  if (route.auth === 'meta-signature' && route.method === 'POST') {
-    parameters.push({
-      name: 'X-Hub-Signature-256',
-      in: 'header',
-      required: true,
-      schema: { type: 'string', pattern: '^sha256=' },
-      description: 'HMAC-SHA256 of the raw body with the Meta app secret.',
-    });
-  }
-  if (route.auth === 'meta-signature' && route.method === 'GET') {
-    for (const name of ['hub.mode', 'hub.verify_token', 'hub.challenge']) parameters.push({ name, in: 'query', required: true, schema: { type: 'string' } });
-  }
-  return parameters;
-}
-
-function upstreamBodySchema(upstream: UpstreamRouteSpec): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
-  for (const name of upstream.requiredBody ?? []) properties[name] = {};
-  for (const [name, values] of Object.entries(upstream.bodyEnums ?? {})) properties[name] = { enum: [...values] };
-  return { type: 'object', properties, required: [...(upstream.requiredBody ?? [])], additionalProperties: true };
-}
-
-function requestBodyOf(route: RouteDefinition, upstream: UpstreamRouteSpec | undefined): Record<string, unknown> | undefined {
-  const kind = route.body ?? (route.method === 'GET' || route.method === 'DELETE' ? 'none' : 'json');
-  if (kind === 'none') return undefined;
-  if (kind === 'raw') {
-    return {
-      required: true,
-      description: 'Meta’s webhook batch, signed as sent (the exact bytes are verified).',
-      content: { 'application/json': { schema: { type: 'object' } } },
-    };
-  }
-  if (kind === 'multipart') {
-    return {
-      required: true,
-      content: {
-        'multipart/form-data': {
-          schema: {
-            type: 'object',
-            properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } },
-            required: ['file'],
-            additionalProperties: true,
-          },
-        },
-      },
-    };
-  }
-  const key = `${route.surface}:${route.operation}`;
-  const schema = requestSchemas[key]?.body;
-  const example = requestExamples[key];
-  return {
-    required: true,
-    content: {
-      'application/json': {
-        schema: schema ? jsonSchemaOf(schema) : upstream ? upstreamBodySchema(upstream) : { type: 'object' },
-        ...(example === undefined ? {} : { example }),
-      },
-    },
-  };
-}
-
-/** Every status the error table and the gateway can answer, with the client codes it carries. */
-function errorStatuses(surface: SurfaceName): Map<number, Set<string>> {
-  const statuses = new Map<number, Set<string>>();
-  const add = (status: number, code: string) => {
-    const codes = statuses.get(status) ?? new Set<string>();
-    codes.add(code);
-    statuses.set(status, codes);
-  };
-  for (const answer of errorAnswers) add(answer.statusCode, answer.code);
-  for (const [kind, response] of Object.entries(surfaces[surface].gatewayResponses)) add(response.statusCode, `gateway ${kind}`);
-  // The keyed methods' request authorizer (docs/PEOPLE.md "On AWS"): its refusal, deny and failure.
-  for (const [kind, response] of Object.entries(surfaces[surface].authorizerResponses ?? {})) add(response.statusCode, `gateway ${kind}`);
-  add(genericServerError.statusCode, genericServerError.code);
-  return statuses;
-}
-
-/**
- * The application's 429 (its exact wait) and the gateway's (one second) carry it, and so do store-fault
- * 503s; Meta's own 429 passed through by /upstream (UPSTREAM_RATE_LIMITED) does not, hence optional
- * there, nor does an HTTP API's own 429 (the webhooks surface's route throttle), hence optional there too.
- */
-const retryAfterHeader = (required: boolean) => ({
-  'Retry-After': { description: 'Seconds to wait before retrying.', required, schema: { type: 'integer', minimum: 0 } },
-});
-
-/**
- * The error answers of a surface, one shared response per status (`#/components/responses/<surface><status>`):
- * every status the error table, the gateway and API Gateway itself can give, with the client codes
- * it carries and an example built by the surface's own `errorBody`.
- */
-function surfaceErrorResponses(surface: SurfaceName): Record<string, Record<string, unknown>> {
-  const responses: Record<string, Record<string, unknown>> = {};
-  const facts = {
-    requestId: 'c0ffee00-1234-4abc-9def-000000000000',
-    path: `/${surfaces[surface].stage}/…`,
-    method: 'POST',
-    timestamp: '2026-03-01T09:00:00.000Z',
-  };
-  const bodyRef = { $ref: `#/components/schemas/${surface}Error` };
-  // An HTTP API answers its own refusals in fixed `{ message }` bodies (runtime-contract `httpApiGatewayResponses`).
-  const httpApi = surfaces[surface].frontDoor === 'http-api';
-  const gatewayStatuses = new Set(Object.values(surfaces[surface].gatewayResponses).map((response) => response.statusCode));
-  const failureRef = { $ref: '#/components/schemas/GatewayFailure' };
-  for (const [status, codes] of [...errorStatuses(surface)].sort(([a], [b]) => a - b)) {
-    const code = [...codes].find((candidate) => !candidate.startsWith('gateway ')) ?? 'ERROR';
-    const retry = status === 429 ? { retryAfterSeconds: 12 } : {};
-    const example = errorBody(
-      surface,
-      { statusCode: status, code, message: status >= 500 ? 'Service temporarily unavailable; retry with backoff' : 'Explains the broken rule', ...retry },
-      facts,
-    );
-    const schema = status === 502 || (httpApi && gatewayStatuses.has(status)) ? { anyOf: [bodyRef, failureRef] } : bodyRef;
-    responses[`${surface}${status}`] = {
-      description: `Codes: ${[...codes].join(', ')}`,
-      ...(status === 429 || status === 503 ? { headers: retryAfterHeader(status === 429 && surface !== 'upstream' && !httpApi) } : {}),
-      content: { 'application/json': { schema, example } },
-    };
-  }
-  responses[`${surface}504`] = {
-    description: 'The function did not answer within the gateway’s timeout',
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/GatewayFailure' }, example: { message: 'Endpoint request timed out' } } },
-  };
-  return responses;
-}
-
-const errorResponseRefsOf = (route: RouteDefinition): Record<string, Record<string, unknown>> =>
-  Object.fromEntries(
-    [...errorStatuses(route.surface).keys(), 504]
-      .sort((a, b) => a - b)
-      .map((status) => [String(status), { $ref: `#/components/responses/${route.surface}${status}` }]),
-  );
 
 function operationOf(route: RouteDefinition, taken: Set<string>): OpenApiOperation {
   const upstream = route.surface === 'upstream' ? upstreamRoutes.find((row) => row.operation === route.operation) : undefined;

@@ -20,6 +20,7 @@ import { callGraph, listAllPages } from './call-upstream';
 import { MigrationSourceNotAllowedError, UpstreamRejectedError } from './errors';
 import { accessTokenOf, resolveBusinessAccount } from './resolve-target';
 import type { UpstreamWrapperDependencies } from './ports';
+import type { BusinessAccount } from '../tenancy/tenancy-entities';
 
 export const migrateTemplatesSchema = v.object({
   sourceWabaId: v.pipe(v.string(), v.regex(/^(?!\.+$)[A-Za-z0-9._-]{1,128}$/, 'must be a business account id')),
@@ -44,6 +45,9 @@ export function reasonCode(reason: string): string {
   return code || 'UNKNOWN';
 }
 
+/** Operation name of every Graph call here, for logs. */
+const OPERATION = 'migrateTemplates';
+
 type NamedTemplate = { id?: unknown; name?: unknown };
 
 /** Meta's failed_templates: a map id → reason (documented), or a list of {id|name, reason}. */
@@ -62,6 +66,19 @@ function failuresOf(value: unknown): Array<{ id?: string; name?: string; reason:
   return [];
 }
 
+/** Every template of an account as {id, name}, read with the account's own credentials. */
+function listTemplateNames(deps: UpstreamWrapperDependencies, account: BusinessAccount, accessToken: string): Promise<NamedTemplate[]> {
+  return listAllPages<NamedTemplate>(
+    deps,
+    { account, operation: OPERATION, verifiedNode: true },
+    {
+      path: `/${encodeURIComponent(account.wabaId)}/message_templates`,
+      query: { fields: 'id,name', limit: '100' },
+      accessToken,
+    },
+  );
+}
+
 export async function migrateTemplates(
   deps: UpstreamWrapperDependencies,
   input: { organizationId: string; wabaId: string | undefined; body: unknown },
@@ -78,18 +95,9 @@ export async function migrateTemplates(
   const sourceToken = await accessTokenOf(deps, source).catch(() => {
     throw notAllowed();
   });
-  const operation = 'migrateTemplates';
   let sourceTemplates: NamedTemplate[];
   try {
-    sourceTemplates = await listAllPages<NamedTemplate>(
-      deps,
-      { account: source, operation, verifiedNode: true },
-      {
-        path: `/${encodeURIComponent(source.wabaId)}/message_templates`,
-        query: { fields: 'id,name', limit: '100' },
-        accessToken: sourceToken,
-      },
-    );
+    sourceTemplates = await listTemplateNames(deps, source, sourceToken);
   } catch (error) {
     if (error instanceof UpstreamRejectedError) throw notAllowed();
     throw error;
@@ -97,7 +105,7 @@ export async function migrateTemplates(
 
   const response = await callGraph(
     deps,
-    { account: destination, operation, verifiedNode: true },
+    { account: destination, operation: OPERATION, verifiedNode: true },
     {
       method: 'POST',
       path: `/${encodeURIComponent(destination.wabaId)}/migrate_message_templates`,
@@ -122,17 +130,7 @@ export async function migrateTemplates(
   );
   if (unnamed.length > 0) {
     // Ids of the copies live in the destination; its list names them.
-    remember(
-      await listAllPages<NamedTemplate>(
-        deps,
-        { account: destination, operation, verifiedNode: true },
-        {
-          path: `/${encodeURIComponent(destination.wabaId)}/message_templates`,
-          query: { fields: 'id,name', limit: '100' },
-          accessToken: destinationToken,
-        },
-      ),
-    );
+    remember(await listTemplateNames(deps, destination, destinationToken));
   }
   return {
     migrated_templates: migratedIds.map((item) => ({ id: String(item.id), name: names.get(String(item.id)) ?? '' })),

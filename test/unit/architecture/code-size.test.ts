@@ -7,7 +7,10 @@ const FOLDERS = ['shared', 'functions', 'local', 'lib', 'console'];
  * Files allowed over the limits, each with its reason. Only pure data tables and generated files
  * belong here; code that grew too long is split by job instead.
  */
-const EXEMPT: Readonly<Record<string, string>> = {};
+const EXEMPT: Readonly<Record<string, string>> = {
+  'shared/openapi/response-schemas.ts': 'a data table: the success answer (status, JSON Schema, example) of every operation, one entry each',
+  'shared/sending/failure-reasons.ts': 'a data table: one row per Meta error code and platform reason code (retry class, text, action)',
+};
 
 const files = typeScriptFilesUnder(FOLDERS);
 const offences = checkFiles(files);

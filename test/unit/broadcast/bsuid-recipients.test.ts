@@ -9,7 +9,8 @@ import { DuplicateRecipientError, UserIdNotSupportedError } from '../../../share
 import { freeformMessageBody } from '../../../shared/broadcast/freeform-message-body';
 import { freeformMessageSchema } from '../../../shared/broadcast/freeform-message.schema';
 import { listRecipients, recipientsCsv, RECIPIENT_CSV_COLUMNS } from '../../../shared/broadcast/list-recipients';
-import { findDuplicateRecipient, requireSendableToUserIds, sendTemplateBroadcast } from '../../../shared/broadcast/send-template-broadcast';
+import { findDuplicateRecipient, sendTemplateBroadcast } from '../../../shared/broadcast/send-template-broadcast';
+import { requireSendableToUserIds } from '../../../shared/broadcast/template-checks';
 import { parseTemplateBroadcastRequest, templateBroadcastSchema, type TemplateBroadcastRequest } from '../../../shared/broadcast/template-broadcast.schema';
 import { decodeRecipients, recipientsItem } from '../../../shared/adapters/dynamodb/messaging-job-items';
 import { parseWebhookBody } from '../../../shared/delivery/webhook-payload.schema';

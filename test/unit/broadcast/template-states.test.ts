@@ -1,5 +1,5 @@
 import { TemplateNotApprovedError } from '../../../shared/broadcast/errors';
-import { selectTemplate } from '../../../shared/broadcast/send-template-broadcast';
+import { selectTemplate } from '../../../shared/broadcast/template-checks';
 import type { TemplateBroadcastRequest } from '../../../shared/broadcast/template-broadcast.schema';
 import { overlayTemplateStates, TemplateCatalog } from '../../../shared/broadcast/template-catalog';
 import { BroadcastTemplateStatusSink } from '../../../shared/module-bridges/broadcast-template-status-sink';
