@@ -303,8 +303,10 @@ describe('what a campaign earned', () => {
     const ofCampaign = await eventually(
       async () => events().filter((event) => event.data.jobId === jobId),
       (received) =>
+        // Every kind waited for: the fair queue serves the organization's deliveries in no fixed order of kinds.
         received.filter((event) => event.type === 'link.clicked').length >= clickers.length + twice.length &&
-        received.filter((event) => event.type === 'message.replied').length >= replied.size,
+        received.filter((event) => event.type === 'message.replied').length >= replied.size &&
+        received.filter((event) => event.type === 'button.tapped').length >= tapYes.length + tapLater.length,
       60_000,
       250,
     );
