@@ -120,19 +120,24 @@ export const capacities: readonly ConsumerCapacity[] = deriveCapacity(capacityIn
  */
 export const eventSourceCeilings = Object.fromEntries(capacities.map((capacity) => [capacity.consumer, capacity.ceiling])) as Record<ModelledConsumer, number>;
 
-/** One process and one dynalite serve every function locally: at most this many invocations of one consumer at once. */
-export const LOCAL_CONCURRENCY_CAP = 40;
+/**
+ * One process and one dynalite serve every function locally: at most this many invocations of one
+ * consumer at once (the chunk worker's figure before issue 40, which the local suites are sized for).
+ */
+export const LOCAL_CONCURRENCY_CAP = 20;
 
 /**
- * The local runtime's concurrency for a queue consumer: its ceiling, capped at LOCAL_CONCURRENCY_CAP
- * (40 keeps the dispatcher's fairness floor whole). One exception, here: delivery-events runs 2 at
- * once locally, where each batch applies its events concurrently against the one in-process
- * dynalite, which has to answer inside the clients' 2 s request timeout.
+ * The local runtime's concurrency for a queue consumer: its ceiling, capped at LOCAL_CONCURRENCY_CAP;
+ * the customer-events dispatcher keeps its fairness floor whole (capacity-inputs.ts: one organization's
+ * dead endpoints hold at most half of it). One exception, here: delivery-events runs 2 at once locally,
+ * where each batch applies its events concurrently against the one in-process dynalite, which has to
+ * answer inside the clients' 2 s request timeout.
  *
  * @example
- * localConcurrencyOf({ functionName: 'chunk-worker', maxConcurrency: 309 }); // 40
+ * localConcurrencyOf({ functionName: 'chunk-worker', maxConcurrency: 309 }); // 20
  */
 export function localConcurrencyOf(source: { functionName: string; maxConcurrency: number }): number {
   if (source.functionName === 'delivery-events') return 2;
-  return Math.min(source.maxConcurrency, LOCAL_CONCURRENCY_CAP);
+  const cap = source.functionName === functionOfConsumer.customerEventsDispatcher ? capacityInputs.customerEvents.fairnessFloor : LOCAL_CONCURRENCY_CAP;
+  return Math.min(source.maxConcurrency, cap);
 }

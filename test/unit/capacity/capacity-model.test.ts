@@ -59,7 +59,8 @@ describe('the definitions and the local runtime read the model', () => {
   });
 
   it('scales them to one machine by one rule', () => {
-    expect(localConcurrencyOf({ functionName: 'chunk-worker', maxConcurrency: 309 })).toBe(40);
+    expect(localConcurrencyOf({ functionName: 'chunk-worker', maxConcurrency: 309 })).toBe(20);
+    expect(localConcurrencyOf({ functionName: 'customer-events', maxConcurrency: 198 })).toBe(40);
     expect(localConcurrencyOf({ functionName: 'campaign-expander', maxConcurrency: 20 })).toBe(20);
     expect(localConcurrencyOf({ functionName: 'delivery-events', maxConcurrency: 194 })).toBe(2);
   });
