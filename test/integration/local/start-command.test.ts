@@ -104,12 +104,20 @@ it.each([
 it('prints one readable line per request under the banner, no raw JSON log lines; LOG_FORMAT=json keeps them', async () => {
   const port = await freePort();
   const environment = { PORT: String(port), SANDBOX_PORT: String(await freePort()), IDENTITY_PORT: String(await freePort()), LOCAL_DATA_DIR: dataDirectory };
-  const askHealth = () => void fetch(`http://127.0.0.1:${port}/prod/api/v2/broadcast/public/health`).catch(() => undefined);
-  const run = await runStart(environment, askHealth, /→ health 200/);
+  // Asked again while it fails or hangs (a first call on a loaded machine can meet a function thread still starting).
+  const askHealth = (triesLeft = 20): void => {
+    fetch(`http://127.0.0.1:${port}/prod/api/v2/broadcast/public/health`, { signal: AbortSignal.timeout(10_000) }).then(
+      (response) => void response.body?.cancel(),
+      () => {
+        if (triesLeft > 1) setTimeout(() => askHealth(triesLeft - 1), 1_000).unref();
+      },
+    );
+  };
+  const run = await runStart(environment, () => askHealth(), /→ health 200/);
   expect(run.stdout).toMatch(/\d\d:\d\d:\d\d\.\d{3} {2}→ health 200 \(\d+ ms\)/);
   expect(run.stdout).toContain('LOG_FORMAT=json for the raw lines');
   expect(run.stdout).not.toMatch(/^\{"level"/m);
 
-  const raw = await runStart({ ...environment, LOG_FORMAT: 'json' }, askHealth, /"message":"request served"/);
+  const raw = await runStart({ ...environment, LOG_FORMAT: 'json' }, () => askHealth(), /"message":"request served"/);
   expect(raw.stdout).toMatch(/^\{"level":"INFO","message":"request served"/m);
 }, 180_000);
