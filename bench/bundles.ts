@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { bundlingOf, bundlingOptions } from '../lib/constructs/service-function';
+import { bundlingOf, bundlingOptions, sdkTracerEntry } from '../lib/constructs/service-function';
 import { entryOf, functions, variablesOf, type FunctionDefinition, type FunctionName } from '../runtime-contract/resource-definitions';
 import { median } from './lib/stats';
 
@@ -41,6 +41,8 @@ export interface BundleSample {
   /** SDK clients the definition says the function calls, and those its bundle carries. */
   clientsCalled: SdkClient[];
   clientsCarried: SdkClient[];
+  /** The tracer file beside the bundle (loaded only where tracing is on), 0 where the function traces nothing. */
+  tracerFileBytes: number;
   floor: FloorSample;
 }
 
@@ -199,6 +201,16 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
       return floors.get(key)!;
     };
 
+    let tracerBytes: number | undefined;
+    const tracerFileBytes = async (): Promise<number> => {
+      if (tracerBytes === undefined) {
+        const outfile = join(outRoot, 'sdk-tracer.cjs');
+        await build({ ...options, format: 'cjs', banner: undefined, entryPoints: [join(projectRoot, sdkTracerEntry)], outfile, absWorkingDir: projectRoot });
+        tracerBytes = statSync(outfile).size;
+      }
+      return tracerBytes;
+    };
+
     const bundles: BundleSample[] = [];
     const missingEntries: string[] = [];
     for (const name of Object.keys(functions) as FunctionName[]) {
@@ -209,11 +221,12 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
       }
       const outfile = join(outRoot, name, `index.${extension}`);
       const buildStarted = performance.now();
-      // The function's own defines (no SDK tracer where its definition turns SDK tracing off), as the CDK app bundles it.
-      const define = bundlingOf(functions[name]).define;
+      // The function's own defines and externals (the tracer in its own file, or none), as the CDK app bundles it.
+      const { define, externalModules } = bundlingOf(functions[name]);
       const result = await build({
         ...options,
         ...(define ? { define } : {}),
+        ...(externalModules ? { external: externalModules } : {}),
         entryPoints: [join(projectRoot, entryOf(name))],
         outfile,
         absWorkingDir: projectRoot,
@@ -249,6 +262,7 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
         loadWithSourceMapsMsMedian: median(loadWithSourceMapsMs),
         clientsCalled: clientsCalledBy(functions[name]),
         clientsCarried: clientsIn(result.metafile!),
+        tracerFileBytes: externalModules?.length ? await tracerFileBytes() : 0,
         floor: await floorOf(clientsCalledBy(functions[name])),
       };
       log(`  ${name}: ${sample.bytes} bytes, load ${sample.loadMsMedian.toFixed(1)} ms (${sample.loadWithSourceMapsMsMedian.toFixed(1)} ms with source maps)`);

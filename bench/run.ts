@@ -172,6 +172,7 @@ async function main(): Promise<void> {
           'load',
           'load w/ source maps',
           'clients called / carried',
+          'tracer file',
           'floor size',
           'floor load',
           'size / floor',
@@ -180,7 +181,7 @@ async function main(): Promise<void> {
           'largest parts',
         ],
         [
-          ['(baseline: empty module)', '', '', ms(bundles.baselineMsMedian), '', '', '', '', '', '', '', ''],
+          ['(baseline: empty module)', '', '', ms(bundles.baselineMsMedian), '', '', '', '', '', '', '', '', ''],
           ...bundles.bundles.map((bundle) => [
             bundle.name,
             `${bundle.memoryMb} MB`,
@@ -188,6 +189,8 @@ async function main(): Promise<void> {
             ms(bundle.loadMsMedian),
             ms(bundle.loadWithSourceMapsMsMedian),
             `${bundle.clientsCalled.join('+') || 'none'} / ${bundle.clientsCarried.join('+') || 'none'}`,
+            // Beside the bundle, read only where tracing is on: not in the bundle's size.
+            bundle.tracerFileBytes ? kib(bundle.tracerFileBytes) : 'none',
             kib(bundle.floor.bytes),
             ms(bundle.floor.loadMsMedian),
             ratio(bundle.bytes, bundle.floor.bytes),

@@ -28,7 +28,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { esbuildArguments } from '../../runtime-contract/browser-assets';
 import { entryOf, type FunctionDefinition, type FunctionName } from '../../runtime-contract/resource-definitions';
-import { SDK_TRACER_BUNDLED } from '../../shared/observability/tracer';
+import { SDK_TRACER_FILE, SDK_TRACER_MODULE } from '../../shared/observability/tracer';
 import { projectRoot, type LogLevel } from '../settings';
 
 export const placeholderCodeDirectory = path.join(__dirname, '..', 'lambda-placeholder');
@@ -71,20 +71,53 @@ export const bundlingOptions: BundlingOptions = {
 
 /**
  * A function's esbuild options: the shared ones, plus a copy of the package files it reads at run
- * time (`bundledFiles`: the docs page's renderer) and the browser files built from our sources
- * (`browserAssets`: the console's script and style sheet, runtime-contract/browser-assets.ts) into
- * folders next to the bundle. A function without SDK tracing (`tracesSdkCalls: false`) is bundled
- * without the Powertools Tracer and the X-Ray SDK (shared/observability/tracer.ts).
+ * time (`bundledFiles`: the docs page's renderer), the browser files built from our sources
+ * (`browserAssets`: the console's script and style sheet, runtime-contract/browser-assets.ts) and,
+ * where the function traces its SDK calls, the Powertools Tracer with the X-Ray SDK as a file of its
+ * own (`sdk-tracer.cjs`, required only when tracing is on), into the bundle's folder. A function
+ * without SDK tracing (`tracesSdkCalls: false`) has no tracer at all (shared/observability/tracer.ts).
  */
 export function bundlingOf(definition: FunctionDefinition, root: string = projectRoot): BundlingOptions {
-  const commands = (outputDir: string) => [...copyCommands(definition, root, outputDir), ...browserAssetCommands(definition, root, outputDir)];
-  const define = definition.tracesSdkCalls === false ? { define: { [SDK_TRACER_BUNDLED]: 'false' } } : {};
-  if (commands('/').length === 0) return definition.tracesSdkCalls === false ? { ...bundlingOptions, ...define } : bundlingOptions;
+  const traces = definition.tracesSdkCalls !== false;
+  const commands = (outputDir: string) => [
+    ...copyCommands(definition, root, outputDir),
+    ...browserAssetCommands(definition, root, outputDir),
+    ...(traces ? [sdkTracerCommand(root, outputDir)] : []),
+  ];
   return {
     ...bundlingOptions,
-    ...define,
-    commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: (_inputDir: string, outputDir: string) => commands(outputDir) },
+    define: { [SDK_TRACER_MODULE]: traces ? JSON.stringify(SDK_TRACER_FILE) : 'false' },
+    // The bundle's require() of the tracer file stays a require at run time.
+    externalModules: traces ? [SDK_TRACER_FILE] : [],
+    ...(commands('/').length === 0
+      ? {}
+      : { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: (_inputDir: string, outputDir: string) => commands(outputDir) } }),
   };
+}
+
+/** The tracer file's entry, relative to the root. */
+export const sdkTracerEntry = 'shared/observability/sdk-tracer-module.ts';
+
+/** esbuild arguments of the tracer file: CommonJS (required synchronously when a client is built), minified, Node 22. */
+export function sdkTracerArguments(root: string, outfile: string): string[] {
+  return [
+    path.join(root, sdkTracerEntry),
+    '--bundle',
+    '--platform=node',
+    `--target=${bundlingOptions.target}`,
+    '--format=cjs',
+    '--minify',
+    '--sourcemap',
+    '--sources-content=false',
+    '--charset=utf8',
+    '--log-level=warning',
+    `--outfile=${outfile}`,
+  ];
+}
+
+function sdkTracerCommand(root: string, outputDir: string): string {
+  const esbuild = path.join(root, 'node_modules', '.bin', 'esbuild');
+  return [esbuild, ...sdkTracerArguments(root, path.posix.join(outputDir, SDK_TRACER_FILE))].map((part) => `"${part}"`).join(' ');
 }
 
 function copyCommands(definition: FunctionDefinition, root: string, outputDir: string): string[] {

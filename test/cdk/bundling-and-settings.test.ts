@@ -1,12 +1,22 @@
 /** How bundling is skipped (placeholder code) or refused (missing entries), and how context becomes settings. */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ApiStack } from '../../lib/api-stack';
 import { build } from 'esbuild';
-import { bundlingOf, bundlingOptions, bundlingSkipped, findMissingEntries, physicalFunctionName, ServiceFunction } from '../../lib/constructs/service-function';
+import {
+  bundlingOf,
+  bundlingOptions,
+  bundlingSkipped,
+  findMissingEntries,
+  physicalFunctionName,
+  sdkTracerArguments,
+  ServiceFunction,
+} from '../../lib/constructs/service-function';
 import { entryOf, functions, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { readSettings } from '../../lib/settings';
 import { StatefulStack } from '../../lib/stateful-stack';
@@ -87,30 +97,55 @@ describe('skipping bundling', () => {
 
 describe('the SDK tracer in bundles', () => {
   const projectRoot = path.join(__dirname, '../..');
-  /** The npm packages esbuild puts into a bundle of the tracer module with `name`'s bundling options. */
-  async function packagesBundledFor(name: FunctionName): Promise<string[]> {
+  const probe = "export { tracedClient } from './shared/observability/tracer'; export { SQSClient } from '@aws-sdk/client-sqs';";
+
+  /** The tracer module bundled with `name`'s bundling options into `outfile`; the npm packages in it. */
+  async function bundleProbe(name: FunctionName, outfile?: string): Promise<string[]> {
+    const options = bundlingOf(functions[name]);
     const result = await build({
-      stdin: { contents: "export { tracedClient } from './shared/observability/tracer';", resolveDir: projectRoot, sourcefile: 'probe.ts', loader: 'ts' },
+      stdin: { contents: probe, resolveDir: projectRoot, sourcefile: 'probe.ts', loader: 'ts' },
       bundle: true,
       platform: 'node',
       format: 'esm',
       minify: true,
-      write: false,
+      banner: { js: options.banner! },
+      ...(outfile ? { outfile } : { write: false }),
       metafile: true,
       logLevel: 'silent',
-      define: bundlingOf(functions[name]).define ?? {},
+      define: options.define ?? {},
+      external: options.externalModules ?? [],
     });
     return Object.keys(result.metafile.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []);
   }
 
-  it('leaves the tracer and the X-Ray SDK out of functions without SDK tracing, and keeps them elsewhere', async () => {
+  const xray = ['@aws-lambda-powertools/tracer', 'aws-xray-sdk-core', 'cls-hooked'];
+
+  it('leaves the tracer and the X-Ray SDK out of every bundle; only functions that trace get them in a file beside it', async () => {
     const untraced = names.filter((name) => functions[name].tracesSdkCalls === false);
     expect(untraced).toEqual(expect.arrayContaining(['chunk-worker', 'delivery-events']));
-    expect(await packagesBundledFor('chunk-worker')).not.toEqual(expect.arrayContaining(['aws-xray-sdk-core']));
-    expect(await packagesBundledFor('chunk-worker')).not.toContain('@aws-lambda-powertools/tracer');
-    expect(await packagesBundledFor('broadcast-send')).toEqual(expect.arrayContaining(['@aws-lambda-powertools/tracer', 'aws-xray-sdk-core']));
-    for (const name of names)
-      expect(bundlingOf(functions[name]).define).toEqual(functions[name].tracesSdkCalls === false ? { __SDK_TRACER_BUNDLED__: 'false' } : undefined);
+    for (const name of ['chunk-worker', 'broadcast-send', 'request-authorizer'] as const)
+      for (const npmPackage of xray) expect({ name, packages: await bundleProbe(name) }).toEqual({ name, packages: expect.not.arrayContaining([npmPackage]) });
+    for (const name of names) {
+      const afterBundling = bundlingOf(functions[name]).commandHooks?.afterBundling('/in', '/out') ?? [];
+      const tracerBuilds = afterBundling.filter((command) => command.includes('/out/sdk-tracer.cjs'));
+      expect({ name, tracerBuilds: tracerBuilds.length }).toEqual({ name, tracerBuilds: functions[name].tracesSdkCalls === false ? 0 : 1 });
+    }
+  }, 120_000);
+
+  it('with tracing on, a bundle loads the tracer from its file and traces the client as unbundled code does', async () => {
+    const directory = mkdtempSync(path.join(tmpdir(), 'tracer-bundle-'));
+    await bundleProbe('broadcast-send', path.join(directory, 'index.mjs'));
+    execFileSync(path.join(projectRoot, 'node_modules', '.bin', 'esbuild'), sdkTracerArguments(projectRoot, path.join(directory, 'sdk-tracer.cjs')));
+    const script = [
+      `const { tracedClient, SQSClient } = await import(${JSON.stringify(pathToFileURL(path.join(directory, 'index.mjs')).href)});`,
+      "const client = tracedClient(new SQSClient({ region: 'eu-west-1' }), true);",
+      'console.log(JSON.stringify(client.middlewareStack.identify()));',
+    ].join('\n');
+    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { PATH: process.env.PATH ?? '', AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x', AWS_REGION: 'eu-west-1' },
+      encoding: 'utf8',
+    });
+    expect(output).toContain('XRaySDKInstrumentation');
   }, 60_000);
 });
 
