@@ -103,10 +103,11 @@ export function recipientResolver(
   return (recipient, index, key) => {
     const parameters = body.format === 'POSITIONAL' ? positionalValues(request, recipient, index, body) : namedValues(request, recipient, index, body, checked);
     const own = contentOf(recipient);
-    const source = { own, broadcast, ownPrefix: `data[${index}].`, templateLabel };
-    if (own) checkTemplateContent(requirements, effectiveContent(broadcast, own), source, sendsAt);
+    // The source (its prefix a string per recipient) is built only for a check that runs: once for the broadcast's content.
+    const source = () => ({ own, broadcast, ownPrefix: `data[${index}].`, templateLabel });
+    if (own) checkTemplateContent(requirements, effectiveContent(broadcast, own), source(), sendsAt);
     else if (!checked.has(broadcast)) {
-      checkTemplateContent(requirements, broadcast ?? {}, source, sendsAt);
+      checkTemplateContent(requirements, broadcast ?? {}, source(), sendsAt);
       checked.add(broadcast);
     }
     const to = key ?? recipient.userId ?? internationalNumberOf(recipient.countryCode ?? '', recipient.toPhoneNumber ?? '');
@@ -128,7 +129,9 @@ export async function requireOwnedMedia(
   recipients: readonly ChunkRecipient[],
   now: Date,
 ): Promise<void> {
-  const named = [...mediaIdsOf(broadcast, ''), ...recipients.flatMap((recipient) => mediaIdsOf(recipient.content, `data[${recipient.index}].`))];
+  const named = mediaIdsOf(broadcast, '');
+  // Only a recipient with its own content can name media: the others cost no path string (10,000 a large accept).
+  for (const recipient of recipients) if (recipient.content !== undefined) named.push(...mediaIdsOf(recipient.content, `data[${recipient.index}].`));
   if (named.length === 0) return;
   const owned = await media.ownedMedia(organizationId, [...new Set(named.map(({ id }) => id))], now);
   const foreign = named.find(({ id }) => !owned.has(id));

@@ -247,17 +247,16 @@ function acceptedAnswerOf(job: BroadcastJob): SendTemplateBroadcastResult {
 
 /** Each recipient's values are kept with the list, so a follow-up can send them again (docs/BROADCAST.md "Follow-ups"). */
 function listedRecipientsOf(data: TemplateBroadcastRequest['data'], recipients: readonly ChunkRecipient[], perUserLimitResends: readonly number[] | undefined) {
-  return data.map(
-    (recipient, index): JobRecipient => ({
-      ...listedRecipientOf(recipient, index),
-      send: sendOf(recipients[index]!),
-      ...resendsOf(perUserLimitResends, index),
-    }),
-  );
+  // One object per recipient, written in place (no spread copies): 10,000 of them in a large accept.
+  return data.map((recipient, index): JobRecipient => {
+    const listed: JobRecipient = listedRecipientOf(recipient, index);
+    const { parameters, content } = recipients[index]!;
+    listed.send = content === undefined ? { parameters } : { parameters, content };
+    const resends = perUserLimitResends?.[index];
+    if (resends) listed.perUserLimitResends = resends;
+    return listed;
+  });
 }
-
-const resendsOf = (counts: readonly number[] | undefined, index: number) => (counts?.[index] ? { perUserLimitResends: counts[index] } : {});
-const sendOf = ({ parameters, content }: ChunkRecipient) => (content === undefined ? { parameters } : { parameters, content });
 
 /** The job's template: what identifies it, and what every recipient's send shares (content, a named template's variable names). */
 function templateOfJob(template: UpstreamTemplate, content: ReturnType<typeof contentOf>, requirements: TemplateRequirements, route: TemplateRoute) {
