@@ -26,8 +26,11 @@ function positionalValues(
 ): string[] {
   const own = recipient.templateParams;
   const global = request.globalTemplateParams;
-  // Values by name for a numbered template: refused by name before the count is compared.
-  checkNamedParameters(body, own ?? global, own ? `data[${index}].templateParams` : 'globalTemplateParams', `template ${request.templateName}`);
+  // Values by name for a numbered template: refused by name before the count is compared (its
+  // path and label strings built only then, not for each of 10,000 recipients).
+  const given = own ?? global;
+  if (given !== undefined && !Array.isArray(given))
+    checkNamedParameters(body, given, own ? `data[${index}].templateParams` : 'globalTemplateParams', `template ${request.templateName}`);
   const parameters = (own ?? global ?? []) as string[];
   const count = body.count;
   if (parameters.length !== count) {
@@ -100,14 +103,14 @@ export function recipientResolver(
   const templateLabel = `template ${request.templateName}`;
   const broadcast = contentOf(request);
   const checked = new Set<unknown>();
+  // Built only for a check that runs (its prefix a string per recipient): once for the broadcast's content.
+  const sourceOf = (own: TemplateContent | undefined, index: number) => ({ own, broadcast, ownPrefix: `data[${index}].`, templateLabel });
   return (recipient, index, key) => {
     const parameters = body.format === 'POSITIONAL' ? positionalValues(request, recipient, index, body) : namedValues(request, recipient, index, body, checked);
     const own = contentOf(recipient);
-    // The source (its prefix a string per recipient) is built only for a check that runs: once for the broadcast's content.
-    const source = () => ({ own, broadcast, ownPrefix: `data[${index}].`, templateLabel });
-    if (own) checkTemplateContent(requirements, effectiveContent(broadcast, own), source(), sendsAt);
+    if (own) checkTemplateContent(requirements, effectiveContent(broadcast, own), sourceOf(own, index), sendsAt);
     else if (!checked.has(broadcast)) {
-      checkTemplateContent(requirements, broadcast ?? {}, source(), sendsAt);
+      checkTemplateContent(requirements, broadcast ?? {}, sourceOf(own, index), sendsAt);
       checked.add(broadcast);
     }
     const to = key ?? recipient.userId ?? internationalNumberOf(recipient.countryCode ?? '', recipient.toPhoneNumber ?? '');
