@@ -78,7 +78,7 @@ export const bundlingOptions: BundlingOptions = {
  * without SDK tracing (`tracesSdkCalls: false`) has no tracer at all (shared/observability/tracer.ts).
  */
 export function bundlingOf(definition: FunctionDefinition, root: string = projectRoot): BundlingOptions {
-  const traces = definition.tracesSdkCalls !== false;
+  const traces = tracesSdkCallsOf(definition);
   const commands = (outputDir: string) => [
     ...copyCommands(definition, root, outputDir),
     ...browserAssetCommands(definition, root, outputDir),
@@ -93,6 +93,20 @@ export function bundlingOf(definition: FunctionDefinition, root: string = projec
       ? {}
       : { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: (_inputDir: string, outputDir: string) => commands(outputDir) } }),
   };
+}
+
+/** Whether a function's SDK calls are traced: it is granted some AWS resource (else it builds no client) and its definition does not turn tracing off. */
+export function tracesSdkCallsOf(definition: FunctionDefinition): boolean {
+  const grantsAws =
+    Object.keys(definition.tables).length > 0 ||
+    definition.sendsTo.length > 0 ||
+    (definition.receivesFrom ?? []).length > 0 ||
+    (definition.deadLettersOf ?? []).length > 0 ||
+    definition.tokenKey !== undefined ||
+    definition.managesApiKeys === true ||
+    definition.managesPeople === true ||
+    definition.schedulesFirings === true;
+  return grantsAws && definition.tracesSdkCalls !== false;
 }
 
 /** The tracer file's entry, relative to the root. */

@@ -16,6 +16,7 @@ import {
   physicalFunctionName,
   sdkTracerArguments,
   ServiceFunction,
+  tracesSdkCallsOf,
 } from '../../lib/constructs/service-function';
 import { entryOf, functions, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { readSettings } from '../../lib/settings';
@@ -123,12 +124,13 @@ describe('the SDK tracer in bundles', () => {
   it('leaves the tracer and the X-Ray SDK out of every bundle; only functions that trace get them in a file beside it', async () => {
     const untraced = names.filter((name) => functions[name].tracesSdkCalls === false);
     expect(untraced).toEqual(expect.arrayContaining(['chunk-worker', 'delivery-events']));
+    expect(names.filter((name) => !tracesSdkCallsOf(functions[name])).sort()).toEqual([...untraced, 'console', 'docs', 'health'].sort());
     for (const name of ['chunk-worker', 'broadcast-send', 'request-authorizer'] as const)
       for (const npmPackage of xray) expect({ name, packages: await bundleProbe(name) }).toEqual({ name, packages: expect.not.arrayContaining([npmPackage]) });
     for (const name of names) {
       const afterBundling = bundlingOf(functions[name]).commandHooks?.afterBundling('/in', '/out') ?? [];
       const tracerBuilds = afterBundling.filter((command) => command.includes('/out/sdk-tracer.cjs'));
-      expect({ name, tracerBuilds: tracerBuilds.length }).toEqual({ name, tracerBuilds: functions[name].tracesSdkCalls === false ? 0 : 1 });
+      expect({ name, tracerBuilds: tracerBuilds.length }).toEqual({ name, tracerBuilds: tracesSdkCallsOf(functions[name]) ? 1 : 0 });
     }
   }, 120_000);
 
