@@ -20,7 +20,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
-import { bundlingOf, bundlingOptions, sdkTracerEntry } from '../lib/constructs/service-function';
+import { bundlingOf, bundlingOptions } from '../lib/constructs/service-function';
+import { sidePackagesOf, type SidePackage } from '../lib/constructs/side-packages';
 import { entryOf, functions, variablesOf, type FunctionDefinition, type FunctionName } from '../runtime-contract/resource-definitions';
 import { median } from './lib/stats';
 
@@ -41,8 +42,8 @@ export interface BundleSample {
   /** SDK clients the definition says the function calls, and those its bundle carries. */
   clientsCalled: SdkClient[];
   clientsCarried: SdkClient[];
-  /** The tracer file beside the bundle (loaded only where tracing is on), 0 where the function traces nothing. */
-  tracerFileBytes: number;
+  /** Side packages' files beside the bundle (lib/constructs/side-packages.ts: read only on the path that needs them), not in `bytes`. */
+  sideFiles: Array<{ file: string; bytes: number }>;
   floor: FloorSample;
 }
 
@@ -201,14 +202,14 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
       return floors.get(key)!;
     };
 
-    let tracerBytes: number | undefined;
-    const tracerFileBytes = async (): Promise<number> => {
-      if (tracerBytes === undefined) {
-        const outfile = join(outRoot, 'sdk-tracer.cjs');
-        await build({ ...options, format: 'cjs', banner: undefined, entryPoints: [join(projectRoot, sdkTracerEntry)], outfile, absWorkingDir: projectRoot });
-        tracerBytes = statSync(outfile).size;
+    const sideFileBytes = new Map<string, number>();
+    const sideFileOf = async (sidePackage: SidePackage): Promise<{ file: string; bytes: number }> => {
+      if (!sideFileBytes.has(sidePackage.file)) {
+        const outfile = join(outRoot, 'side', sidePackage.file);
+        await build({ ...options, format: 'cjs', banner: undefined, entryPoints: [join(projectRoot, sidePackage.entry)], outfile, absWorkingDir: projectRoot });
+        sideFileBytes.set(sidePackage.file, statSync(outfile).size);
       }
-      return tracerBytes;
+      return { file: sidePackage.file, bytes: sideFileBytes.get(sidePackage.file)! };
     };
 
     const bundles: BundleSample[] = [];
@@ -221,8 +222,8 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
       }
       const outfile = join(outRoot, name, `index.${extension}`);
       const buildStarted = performance.now();
-      // The function's own defines and externals (the tracer in its own file, or none), as the CDK app bundles it.
-      const { define, externalModules } = bundlingOf(functions[name]);
+      // The function's own defines and externals (side packages in files of their own), as the CDK app bundles it.
+      const { define, externalModules } = bundlingOf(name);
       const result = await build({
         ...options,
         ...(define ? { define } : {}),
@@ -262,7 +263,7 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
         loadWithSourceMapsMsMedian: median(loadWithSourceMapsMs),
         clientsCalled: clientsCalledBy(functions[name]),
         clientsCarried: clientsIn(result.metafile!),
-        tracerFileBytes: externalModules?.length ? await tracerFileBytes() : 0,
+        sideFiles: await Promise.all(sidePackagesOf(name, functions[name]).map(sideFileOf)),
         floor: await floorOf(clientsCalledBy(functions[name])),
       };
       log(`  ${name}: ${sample.bytes} bytes, load ${sample.loadMsMedian.toFixed(1)} ms (${sample.loadWithSourceMapsMsMedian.toFixed(1)} ms with source maps)`);

@@ -172,7 +172,7 @@ async function main(): Promise<void> {
           'load',
           'load w/ source maps',
           'clients called / carried',
-          'tracer file',
+          'files beside (not in size)',
           'floor size',
           'floor load',
           'size / floor',
@@ -189,8 +189,8 @@ async function main(): Promise<void> {
             ms(bundle.loadMsMedian),
             ms(bundle.loadWithSourceMapsMsMedian),
             `${bundle.clientsCalled.join('+') || 'none'} / ${bundle.clientsCarried.join('+') || 'none'}`,
-            // Beside the bundle, read only where tracing is on: not in the bundle's size.
-            bundle.tracerFileBytes ? kib(bundle.tracerFileBytes) : 'none',
+            // Beside the bundle, read only on the path that needs them: not in the bundle's size.
+            bundle.sideFiles.map(({ file, bytes }) => `${file.replace(/^\.\//, '')} ${kib(bytes)}`).join(', ') || 'none',
             kib(bundle.floor.bytes),
             ms(bundle.floor.loadMsMedian),
             ratio(bundle.bytes, bundle.floor.bytes),

@@ -27,9 +27,9 @@ import { Charset, LogLevel as EsbuildLogLevel, NodejsFunction, OutputFormat, typ
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { esbuildArguments } from '../../runtime-contract/browser-assets';
-import { entryOf, type FunctionDefinition, type FunctionName } from '../../runtime-contract/resource-definitions';
-import { SDK_TRACER_FILE, SDK_TRACER_MODULE } from '../../shared/observability/tracer';
+import { entryOf, functions, type FunctionDefinition, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { projectRoot, type LogLevel } from '../settings';
+import { sidePackageArguments, sidePackageDefines, sidePackagesOf, type SidePackage } from './side-packages';
 
 export const placeholderCodeDirectory = path.join(__dirname, '..', 'lambda-placeholder');
 
@@ -72,66 +72,32 @@ export const bundlingOptions: BundlingOptions = {
 /**
  * A function's esbuild options: the shared ones, plus a copy of the package files it reads at run
  * time (`bundledFiles`: the docs page's renderer), the browser files built from our sources
- * (`browserAssets`: the console's script and style sheet, runtime-contract/browser-assets.ts) and,
- * where the function traces its SDK calls, the Powertools Tracer with the X-Ray SDK as a file of its
- * own (`sdk-tracer.cjs`, required only when tracing is on), into the bundle's folder. A function
- * without SDK tracing (`tracesSdkCalls: false`) has no tracer at all (shared/observability/tracer.ts).
+ * (`browserAssets`: the console's script and style sheet, runtime-contract/browser-assets.ts) and
+ * the side packages it gets (side-packages.ts: the SDK tracer, jose), each a file of its own
+ * required only on the path that needs it, into the bundle's folder.
  */
-export function bundlingOf(definition: FunctionDefinition, root: string = projectRoot): BundlingOptions {
-  const traces = tracesSdkCallsOf(definition);
+export function bundlingOf(name: FunctionName, definition: FunctionDefinition = functions[name], root: string = projectRoot): BundlingOptions {
+  const sides = sidePackagesOf(name, definition);
   const commands = (outputDir: string) => [
     ...copyCommands(definition, root, outputDir),
     ...browserAssetCommands(definition, root, outputDir),
-    ...(traces ? [sdkTracerCommand(root, outputDir)] : []),
+    ...sides.map((sidePackage) => sidePackageCommand(sidePackage, root, outputDir)),
   ];
   return {
     ...bundlingOptions,
-    define: { [SDK_TRACER_MODULE]: traces ? JSON.stringify(SDK_TRACER_FILE) : 'false' },
-    // The bundle's require() of the tracer file stays a require at run time.
-    externalModules: traces ? [SDK_TRACER_FILE] : [],
+    define: sidePackageDefines(name, definition),
+    // The bundle's require() of a side package's file stays a require at run time.
+    externalModules: sides.map((sidePackage) => sidePackage.file),
     ...(commands('/').length === 0
       ? {}
       : { commandHooks: { beforeBundling: () => [], beforeInstall: () => [], afterBundling: (_inputDir: string, outputDir: string) => commands(outputDir) } }),
   };
 }
 
-/** Whether a function's SDK calls are traced: it is granted some AWS resource (else it builds no client) and its definition does not turn tracing off. */
-export function tracesSdkCallsOf(definition: FunctionDefinition): boolean {
-  const grantsAws =
-    Object.keys(definition.tables).length > 0 ||
-    definition.sendsTo.length > 0 ||
-    (definition.receivesFrom ?? []).length > 0 ||
-    (definition.deadLettersOf ?? []).length > 0 ||
-    definition.tokenKey !== undefined ||
-    definition.managesApiKeys === true ||
-    definition.managesPeople === true ||
-    definition.schedulesFirings === true;
-  return grantsAws && definition.tracesSdkCalls !== false;
-}
-
-/** The tracer file's entry, relative to the root. */
-export const sdkTracerEntry = 'shared/observability/sdk-tracer-module.ts';
-
-/** esbuild arguments of the tracer file: CommonJS (required synchronously when a client is built), minified, Node 22. */
-export function sdkTracerArguments(root: string, outfile: string): string[] {
-  return [
-    path.join(root, sdkTracerEntry),
-    '--bundle',
-    '--platform=node',
-    `--target=${bundlingOptions.target}`,
-    '--format=cjs',
-    '--minify',
-    '--sourcemap',
-    '--sources-content=false',
-    '--charset=utf8',
-    '--log-level=warning',
-    `--outfile=${outfile}`,
-  ];
-}
-
-function sdkTracerCommand(root: string, outputDir: string): string {
+function sidePackageCommand(sidePackage: SidePackage, root: string, outputDir: string): string {
   const esbuild = path.join(root, 'node_modules', '.bin', 'esbuild');
-  return [esbuild, ...sdkTracerArguments(root, path.posix.join(outputDir, SDK_TRACER_FILE))].map((part) => `"${part}"`).join(' ');
+  const outfile = path.posix.join(outputDir, sidePackage.file);
+  return [esbuild, ...sidePackageArguments(sidePackage, root, outfile, bundlingOptions.target!)].map((part) => `"${part}"`).join(' ');
 }
 
 function copyCommands(definition: FunctionDefinition, root: string, outputDir: string): string[] {
@@ -199,7 +165,13 @@ export class ServiceFunction extends NodejsFunction {
 
     const codeProps = skip
       ? { code: lambda.Code.fromAsset(placeholderCodeDirectory), handler: 'index.handler' }
-      : { entry, handler: 'handler', projectRoot: root, depsLockFilePath: path.join(root, 'package-lock.json'), bundling: bundlingOf(props.definition, root) };
+      : {
+          entry,
+          handler: 'handler',
+          projectRoot: root,
+          depsLockFilePath: path.join(root, 'package-lock.json'),
+          bundling: bundlingOf(props.name, props.definition, root),
+        };
 
     super(scope, id, {
       ...codeProps,

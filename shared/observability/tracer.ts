@@ -11,7 +11,7 @@ import type { Tracer } from '@aws-lambda-powertools/tracer';
  * in tests and with tracing off nothing should pay that.
  *
  * Bundled, the tracer is not in the function's bundle (`__SDK_TRACER_MODULE__`, defined by
- * lib/constructs/service-function.ts `bundlingOf`): a function that traces its SDK calls gets it
+ * lib/constructs/side-packages.ts): a function that traces its SDK calls gets it
  * as a file of its own beside the bundle (`SDK_TRACER_FILE`, built from sdk-tracer-module.ts) and
  * requires it only when tracing is on, so a cold start with tracing off neither reads nor parses
  * it; a function whose definition turns SDK tracing off (`tracesSdkCalls: false`) has no such file

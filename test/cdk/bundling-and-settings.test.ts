@@ -8,16 +8,8 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ApiStack } from '../../lib/api-stack';
 import { build } from 'esbuild';
-import {
-  bundlingOf,
-  bundlingOptions,
-  bundlingSkipped,
-  findMissingEntries,
-  physicalFunctionName,
-  sdkTracerArguments,
-  ServiceFunction,
-  tracesSdkCallsOf,
-} from '../../lib/constructs/service-function';
+import { bundlingOf, bundlingOptions, bundlingSkipped, findMissingEntries, physicalFunctionName, ServiceFunction } from '../../lib/constructs/service-function';
+import { sidePackageArguments, sidePackagesOf, tracesSdkCallsOf } from '../../lib/constructs/side-packages';
 import { entryOf, functions, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { readSettings } from '../../lib/settings';
 import { StatefulStack } from '../../lib/stateful-stack';
@@ -96,13 +88,17 @@ describe('skipping bundling', () => {
   });
 });
 
-describe('the SDK tracer in bundles', () => {
+describe('side packages: files of their own beside the bundle', () => {
   const projectRoot = path.join(__dirname, '../..');
-  const probe = "export { tracedClient } from './shared/observability/tracer'; export { SQSClient } from '@aws-sdk/client-sqs';";
+  const probe = [
+    "export { tracedClient } from './shared/observability/tracer';",
+    "export { SQSClient } from '@aws-sdk/client-sqs';",
+    "export const verifier = () => import('./shared/adapters/oidc/jose-token-verifier');",
+  ].join('\n');
 
-  /** The tracer module bundled with `name`'s bundling options into `outfile`; the npm packages in it. */
-  async function bundleProbe(name: FunctionName, outfile?: string): Promise<string[]> {
-    const options = bundlingOf(functions[name]);
+  /** The probe bundled with `name`'s bundling options (into `directory` with its side files); the npm packages in the bundle. */
+  async function bundleProbe(name: FunctionName, directory?: string): Promise<string[]> {
+    const options = bundlingOf(name);
     const result = await build({
       stdin: { contents: probe, resolveDir: projectRoot, sourcefile: 'probe.ts', loader: 'ts' },
       bundle: true,
@@ -110,44 +106,77 @@ describe('the SDK tracer in bundles', () => {
       format: 'esm',
       minify: true,
       banner: { js: options.banner! },
-      ...(outfile ? { outfile } : { write: false }),
+      ...(directory ? { outfile: path.join(directory, 'index.mjs') } : { write: false }),
       metafile: true,
       logLevel: 'silent',
       define: options.define ?? {},
       external: options.externalModules ?? [],
     });
+    if (directory)
+      for (const sidePackage of sidePackagesOf(name, functions[name]))
+        execFileSync(
+          path.join(projectRoot, 'node_modules', '.bin', 'esbuild'),
+          sidePackageArguments(sidePackage, projectRoot, path.join(directory, sidePackage.file), 'node22'),
+        );
     return Object.keys(result.metafile.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []);
   }
 
-  const xray = ['@aws-lambda-powertools/tracer', 'aws-xray-sdk-core', 'cls-hooked'];
-
-  it('leaves the tracer and the X-Ray SDK out of every bundle; only functions that trace get them in a file beside it', async () => {
-    const untraced = names.filter((name) => functions[name].tracesSdkCalls === false);
-    expect(untraced).toEqual(expect.arrayContaining(['chunk-worker', 'delivery-events']));
-    expect(names.filter((name) => !tracesSdkCallsOf(functions[name])).sort()).toEqual([...untraced, 'console', 'docs', 'health'].sort());
-    for (const name of ['chunk-worker', 'broadcast-send', 'request-authorizer'] as const)
-      for (const npmPackage of xray) expect({ name, packages: await bundleProbe(name) }).toEqual({ name, packages: expect.not.arrayContaining([npmPackage]) });
-    for (const name of names) {
-      const afterBundling = bundlingOf(functions[name]).commandHooks?.afterBundling('/in', '/out') ?? [];
-      const tracerBuilds = afterBundling.filter((command) => command.includes('/out/sdk-tracer.cjs'));
-      expect({ name, tracerBuilds: tracerBuilds.length }).toEqual({ name, tracerBuilds: tracesSdkCallsOf(functions[name]) ? 1 : 0 });
-    }
-  }, 120_000);
-
-  it('with tracing on, a bundle loads the tracer from its file and traces the client as unbundled code does', async () => {
-    const directory = mkdtempSync(path.join(tmpdir(), 'tracer-bundle-'));
-    await bundleProbe('broadcast-send', path.join(directory, 'index.mjs'));
-    execFileSync(path.join(projectRoot, 'node_modules', '.bin', 'esbuild'), sdkTracerArguments(projectRoot, path.join(directory, 'sdk-tracer.cjs')));
-    const script = [
-      `const { tracedClient, SQSClient } = await import(${JSON.stringify(pathToFileURL(path.join(directory, 'index.mjs')).href)});`,
-      "const client = tracedClient(new SQSClient({ region: 'eu-west-1' }), true);",
-      'console.log(JSON.stringify(client.middlewareStack.identify()));',
-    ].join('\n');
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+  /** Runs `lines` as an ES module next to a bundled probe, with a Lambda's environment. */
+  async function runBesideProbe(name: FunctionName, lines: string[]): Promise<string> {
+    const directory = mkdtempSync(path.join(tmpdir(), 'side-packages-'));
+    await bundleProbe(name, directory);
+    const script = [`const probe = await import(${JSON.stringify(pathToFileURL(path.join(directory, 'index.mjs')).href)});`, ...lines].join('\n');
+    return execFileSync(process.execPath, ['--input-type=module', '-e', script], {
       env: { PATH: process.env.PATH ?? '', AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x', AWS_REGION: 'eu-west-1' },
       encoding: 'utf8',
     });
+  }
+
+  const sidePackageNpm = ['@aws-lambda-powertools/tracer', 'aws-xray-sdk-core', 'cls-hooked', 'jose'];
+
+  it('leaves the tracer, the X-Ray SDK and jose out of bundles; functions that use them get their files beside it', async () => {
+    const untraced = names.filter((name) => functions[name].tracesSdkCalls === false);
+    expect(untraced).toEqual(expect.arrayContaining(['chunk-worker', 'delivery-events']));
+    expect(names.filter((name) => !tracesSdkCallsOf(functions[name])).sort()).toEqual([...untraced, 'console', 'docs', 'health'].sort());
+    // (The probe reaches the verifier in every function: one without jose's file would have jose inside, as before.)
+    for (const name of ['chunk-worker', 'broadcast-send', 'request-authorizer', 'meta-webhook'] as const) {
+      const absent = name === 'chunk-worker' ? sidePackageNpm.filter((npmPackage) => npmPackage !== 'jose') : sidePackageNpm;
+      for (const npmPackage of absent)
+        expect({ name, packages: await bundleProbe(name) }).toEqual({ name, packages: expect.not.arrayContaining([npmPackage]) });
+    }
+    for (const name of names) {
+      const afterBundling = bundlingOf(name).commandHooks?.afterBundling('/in', '/out') ?? [];
+      const built = (file: string) => afterBundling.filter((command) => command.includes(`/out/${file}`)).length;
+      expect({ name, tracer: built('sdk-tracer.cjs'), jose: built('jose.cjs') }).toEqual({
+        name,
+        tracer: tracesSdkCallsOf(functions[name]) ? 1 : 0,
+        jose: sidePackagesOf(name, functions[name]).some(({ file }) => file === './jose.cjs') ? 1 : 0,
+      });
+    }
+    expect(names.filter((name) => sidePackagesOf(name, functions[name]).some(({ file }) => file === './jose.cjs'))).toEqual(
+      expect.arrayContaining(['request-authorizer', 'broadcast-send', 'broadcast-people']),
+    );
+  }, 120_000);
+
+  it('with tracing on, a bundle loads the tracer from its file and traces the client as unbundled code does', async () => {
+    const output = await runBesideProbe('broadcast-send', [
+      "const client = probe.tracedClient(new probe.SQSClient({ region: 'eu-west-1' }), true);",
+      'console.log(JSON.stringify(client.middlewareStack.identify()));',
+    ]);
     expect(output).toContain('XRaySDKInstrumentation');
+  }, 60_000);
+
+  it("a bundle's token verifier reads tokens with jose from its file", async () => {
+    const token = ['{"alg":"RS256"}', '{"iss":"https://elsewhere.example","sub":"1"}']
+      .map((part) => Buffer.from(part).toString('base64url'))
+      .concat('c2ln')
+      .join('.');
+    const output = await runBesideProbe('broadcast-send', [
+      'const { createJoseTokenVerifier } = await probe.verifier();',
+      "const verifier = createJoseTokenVerifier({ issuers: [{ issuer: 'https://issuer.example', audience: 'console' }] });",
+      `console.log(await verifier.verify(${JSON.stringify(token)}).then(() => 'accepted', (error) => error.name + ': ' + error.message));`,
+    ]);
+    expect(output).toMatch(/^InvalidPersonTokenError: .*/);
   }, 60_000);
 });
 

@@ -8,13 +8,27 @@
  * endpoint when the issuer says `userInfo: true` (cached by the token's hash until it expires).
  */
 import { createHash } from 'node:crypto';
-import { createRemoteJWKSet, decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload } from 'jose';
 import type { PeopleIssuer } from '../../config/app-config';
 import { normalizeEmail } from '../../tenancy/tenancy-entities';
 import { IdentityProviderUnavailableError, InvalidPersonTokenError } from '../../people/errors';
 import type { PersonTokenVerifier, VerifiedIdentity } from '../../people/ports';
 
 type Fetch = typeof fetch;
+
+/** Replaced by esbuild's `define` in bundles: jose's file beside the bundle (lib/constructs/side-packages.ts); undefined unbundled. */
+declare const __JOSE_MODULE__: string | false | undefined;
+
+// This module is imported on the first person's token (people-sign-in.section.ts), and jose with it:
+// bundled, from its own file, so a cold start that meets no token neither reads nor parses jose.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const {
+  createRemoteJWKSet,
+  decodeJwt,
+  errors: joseErrors,
+  jwtVerify,
+} = (typeof __JOSE_MODULE__ === 'string' ? require(__JOSE_MODULE__) : require('jose')) as typeof import('./jose-module');
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 interface IssuerKeys {
   jwks: ReturnType<typeof createRemoteJWKSet>;

@@ -45,7 +45,7 @@ describe('the console files', () => {
 
   it('are built by the CDK hook with the same esbuild options as locally, next to the console bundle', () => {
     const built = functions.console.browserAssets!;
-    const commands = bundlingOf(functions.console).commandHooks!.afterBundling('/in', '/out');
+    const commands = bundlingOf('console').commandHooks!.afterBundling('/in', '/out');
     expect(commands).toHaveLength(built.bundles.length);
     for (const [index, { entry, file }] of built.bundles.entries()) {
       const expected = esbuildArguments(join(process.cwd(), entry), `/out/${built.directory}/${file}`);
