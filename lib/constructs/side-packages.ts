@@ -44,9 +44,13 @@ export function tracesSdkCallsOf(definition: FunctionDefinition): boolean {
   return grantsAws && definition.tracesSdkCalls !== false;
 }
 
-/** Functions that may meet a person's sign-in token: the groups of authenticated routes, and the authorizer in front of them. */
-const verifiesPersonTokens = (name: FunctionName): boolean =>
-  name === requestAuthorizer.functionName || routes.some((route) => route.group === name && route.auth !== 'none');
+/**
+ * Functions that may meet a person's sign-in token: the authorizer, and every route group served
+ * through the shared HTTP pipeline, which authenticates against the tenancy table (a group granted
+ * no table, such as health, docs and the console, authenticates nobody).
+ */
+const verifiesPersonTokens = (name: FunctionName, definition: FunctionDefinition): boolean =>
+  name === requestAuthorizer.functionName || (Object.keys(definition.tables).length > 0 && routes.some((route) => route.group === name));
 
 export const sidePackages: readonly SidePackage[] = [
   {
@@ -55,7 +59,7 @@ export const sidePackages: readonly SidePackage[] = [
     entry: 'shared/observability/sdk-tracer-module.ts',
     wantedBy: (_name, definition) => tracesSdkCallsOf(definition),
   },
-  { define: JOSE_MODULE, file: JOSE_FILE, entry: 'shared/adapters/oidc/jose-module.ts', wantedBy: (name) => verifiesPersonTokens(name) },
+  { define: JOSE_MODULE, file: JOSE_FILE, entry: 'shared/adapters/oidc/jose-module.ts', wantedBy: verifiesPersonTokens },
 ];
 
 /** The side packages a function gets. */

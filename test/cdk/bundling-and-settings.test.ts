@@ -158,6 +158,31 @@ describe('side packages: files of their own beside the bundle', () => {
     );
   }, 120_000);
 
+  it('no function bundles a side package inside: where its code reaches one, the file is beside it (every entry bundled)', async () => {
+    for (const name of names) {
+      const options = bundlingOf(name);
+      const result = await build({
+        entryPoints: [path.join(projectRoot, entryOf(name))],
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node22',
+        mainFields: ['module', 'main'],
+        minify: true,
+        banner: { js: options.banner! },
+        write: false,
+        outdir: path.join(tmpdir(), 'side-packages-every'),
+        metafile: true,
+        logLevel: 'silent',
+        define: options.define ?? {},
+        external: options.externalModules ?? [],
+      });
+      const inputs = Object.entries(result.metafile.outputs).flatMap(([, output]) => Object.keys(output.inputs));
+      const packages = new Set(inputs.flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []));
+      expect({ name, inside: sidePackageNpm.filter((npmPackage) => packages.has(npmPackage)) }).toEqual({ name, inside: [] });
+    }
+  }, 180_000);
+
   it('with tracing on, a bundle loads the tracer from its file and traces the client as unbundled code does', async () => {
     const output = await runBesideProbe('broadcast-send', [
       "const client = probe.tracedClient(new probe.SQSClient({ region: 'eu-west-1' }), true);",
