@@ -247,6 +247,9 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
           copyFileSync(join(projectRoot, 'node_modules', extraFiles.package, file), join(outRoot, name, extraFiles.directory, file));
         functionEnv.LAMBDA_TASK_ROOT = join(outRoot, name);
       }
+      // Side packages' files next to the bundle, as the CDK app puts them (loaded only on the path that needs them).
+      const sideFiles = await Promise.all(sidePackagesOf(name, functions[name]).map(sideFileOf));
+      for (const { file } of sideFiles) copyFileSync(join(outRoot, 'side', file), join(outRoot, name, file));
       timeImport(url, true, undefined, functionEnv); // one unmeasured load: page cache, like a Lambda's code already on disk
       const loadMs = Array.from({ length: processes }, () => timeImport(url, true, undefined, functionEnv));
       const loadWithSourceMapsMs = Array.from({ length: processes }, () => timeImport(url, true, '--enable-source-maps', functionEnv));
@@ -263,7 +266,7 @@ export async function benchBundles(processes = 5, log: (line: string) => void = 
         loadWithSourceMapsMsMedian: median(loadWithSourceMapsMs),
         clientsCalled: clientsCalledBy(functions[name]),
         clientsCarried: clientsIn(result.metafile!),
-        sideFiles: await Promise.all(sidePackagesOf(name, functions[name]).map(sideFileOf)),
+        sideFiles,
         floor: await floorOf(clientsCalledBy(functions[name])),
       };
       log(`  ${name}: ${sample.bytes} bytes, load ${sample.loadMsMedian.toFixed(1)} ms (${sample.loadWithSourceMapsMsMedian.toFixed(1)} ms with source maps)`);

@@ -19,19 +19,22 @@ type Fetch = typeof fetch;
 /** Replaced by esbuild's `define` in bundles: jose's file beside the bundle (lib/constructs/side-packages.ts); undefined unbundled. */
 declare const __JOSE_MODULE__: string | false | undefined;
 
-// This module is imported on the first person's token (people-sign-in.section.ts), and jose with it:
-// bundled, from its own file, so a cold start that meets no token neither reads nor parses jose.
-/* eslint-disable @typescript-eslint/no-require-imports */
-const {
-  createRemoteJWKSet,
-  decodeJwt,
-  errors: joseErrors,
-  jwtVerify,
-} = (typeof __JOSE_MODULE__ === 'string' ? require(__JOSE_MODULE__) : require('jose')) as typeof import('./jose-module');
-/* eslint-enable @typescript-eslint/no-require-imports */
+type Jose = typeof import('./jose-module');
+let loaded: Jose | undefined;
+
+/**
+ * jose, required on the first token this process verifies (an API-key request never loads it, nor
+ * does a cold start: the request authorizer imports this module at init). Bundled, from its own
+ * file beside the bundle.
+ */
+function jose(): Jose {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  loaded ??= (typeof __JOSE_MODULE__ === 'string' ? require(__JOSE_MODULE__) : require('jose')) as Jose;
+  return loaded;
+}
 
 interface IssuerKeys {
-  jwks: ReturnType<typeof createRemoteJWKSet>;
+  jwks: ReturnType<Jose['createRemoteJWKSet']>;
   userInfoEndpoint?: string;
 }
 
@@ -84,7 +87,7 @@ export function createJoseTokenVerifier(options: JoseTokenVerifierOptions): Pers
 function issuerOf(issuers: readonly PeopleIssuer[], token: string): PeopleIssuer {
   let claims: JWTPayload;
   try {
-    claims = decodeJwt(token);
+    claims = jose().decodeJwt(token);
   } catch {
     throw new InvalidPersonTokenError();
   }
@@ -95,7 +98,7 @@ function issuerOf(issuers: readonly PeopleIssuer[], token: string): PeopleIssuer
 
 async function verifySignature(token: string, keys: IssuerKeys, configured: PeopleIssuer, now: Date): Promise<JWTPayload> {
   try {
-    const { payload } = await jwtVerify(token, keys.jwks, { issuer: configured.issuer, clockTolerance: clockToleranceSeconds, currentDate: now });
+    const { payload } = await jose().jwtVerify(token, keys.jwks, { issuer: configured.issuer, clockTolerance: clockToleranceSeconds, currentDate: now });
     const audiences = Array.isArray(payload.aud) ? payload.aud : payload.aud === undefined ? [] : [payload.aud];
     if (!audiences.includes(configured.audience) && payload.client_id !== configured.audience) throw new InvalidPersonTokenError();
     if (!payload.sub || payload.exp === undefined) throw new InvalidPersonTokenError();
@@ -103,8 +106,8 @@ async function verifySignature(token: string, keys: IssuerKeys, configured: Peop
   } catch (error) {
     if (error instanceof InvalidPersonTokenError) throw error;
     if (
-      error instanceof joseErrors.JWKSTimeout ||
-      (error instanceof Error && /fetch|ECONN|network/i.test(error.message) && !(error instanceof joseErrors.JOSEError))
+      error instanceof jose().errors.JWKSTimeout ||
+      (error instanceof Error && /fetch|ECONN|network/i.test(error.message) && !(error instanceof jose().errors.JOSEError))
     ) {
       throw new IdentityProviderUnavailableError('its signing keys could not be read');
     }
@@ -162,7 +165,7 @@ async function discover(fetchImpl: Fetch, issuer: string): Promise<IssuerKeys> {
   }
   if (typeof document.jwks_uri !== 'string') throw new IdentityProviderUnavailableError('its discovery document names no jwks_uri');
   return {
-    jwks: createRemoteJWKSet(new URL(document.jwks_uri), { timeoutDuration: 5_000 }),
+    jwks: jose().createRemoteJWKSet(new URL(document.jwks_uri), { timeoutDuration: 5_000 }),
     userInfoEndpoint: typeof document.userinfo_endpoint === 'string' ? document.userinfo_endpoint : undefined,
   };
 }
