@@ -9,7 +9,7 @@
  */
 import type { Clock } from '../ports/clock';
 import type { Rejection, SendOutcome, SendPacer } from './ports';
-import { SendSlots } from './send-slots';
+import { SendSlots, type SendSlotsOptions } from './send-slots';
 import { RateLimitHold, classifyOutcome, pacedRate, fullJitterDelay, type AttemptBudget, type SendPolicySettings } from './send-policy';
 
 export interface SendingPorts {
@@ -34,7 +34,7 @@ export function openSendSession(
   account: { accountKey: string; messagesPerSecond: number },
   policy: SendPolicySettings,
   budget: AttemptBudget,
-  options: { firstBlock?: number } = {},
+  options: SendSlotsOptions = {},
 ): SendSession {
   return {
     accountKey: account.accountKey,

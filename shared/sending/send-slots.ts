@@ -8,6 +8,13 @@ import type { Clock } from '../ports/clock';
 import type { SendPacer } from './ports';
 import { slotBlockSize } from './send-policy';
 
+export interface SendSlotsOptions {
+  /** The first reservation's size. */
+  firstBlock?: number;
+  /** How many slots the sender can still use; caps each later reservation. */
+  demand?: () => number;
+}
+
 export class SendSlots {
   private next = 0;
   private left = 0;
@@ -16,20 +23,29 @@ export class SendSlots {
   private returned: number[] = [];
   private readonly spacingMs: number;
   private pendingFirstBlock: number | undefined;
+  private readonly demand: (() => number) | undefined;
 
   /**
    * `firstBlock` sizes the first reservation (a bulk call reserves all its recipients in one
-   * write); later reservations follow `slotBlockSize`.
+   * write); later reservations follow `slotBlockSize`. `demand` says how many slots the sender can
+   * still use (a chunk: its recipients not yet given a slot): a block never exceeds it (at least 1,
+   * for a retry), because slots reserved and never used stay on the account's schedule and push
+   * the next chunk of the same account back by that much at every hand-over.
+   *
+   * @example
+   * const slots = new SendSlots(pacer, 'waba_1', 80, clock, { demand: () => pending.length });
+   * const sendAt = await slots.take(); // reserves min(8, pending.length) slots on the account
    */
   constructor(
     private readonly pacer: SendPacer,
     private readonly accountKey: string,
     private readonly ratePerSecond: number,
     private readonly clock: Clock,
-    options: { firstBlock?: number } = {},
+    options: SendSlotsOptions = {},
   ) {
     this.spacingMs = 1000 / ratePerSecond;
     this.pendingFirstBlock = options.firstBlock;
+    this.demand = options.demand;
   }
 
   async take(): Promise<number> {
@@ -62,10 +78,16 @@ export class SendSlots {
   }
 
   private async reserveBlock(): Promise<void> {
-    const size = this.pendingFirstBlock ?? slotBlockSize(this.ratePerSecond);
+    const size = this.pendingFirstBlock ?? this.blockSize();
     this.pendingFirstBlock = undefined;
     const start = await this.pacer.reserve(this.accountKey, size, this.ratePerSecond, this.clock.now().getTime());
     this.next = start;
     this.left = size;
+  }
+
+  private blockSize(): number {
+    const standard = slotBlockSize(this.ratePerSecond);
+    const wanted = this.demand?.();
+    return wanted === undefined ? standard : Math.max(1, Math.min(standard, wanted));
   }
 }

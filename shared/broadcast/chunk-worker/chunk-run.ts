@@ -73,6 +73,8 @@ export class ChunkRun implements LaneWork, RecipientSendState {
       { accountKey: message.wabaId, messagesPerSecond: setup.pacing.messagesPerSecond },
       settings,
       chunkWorkerBudget(settings),
+      // Only as many slots as recipients are left: see SendSlots' `demand`.
+      { demand: () => this.pending.length },
     );
     this.outcomes = new ChunkOutcomes(broadcasts, message, settings, clock);
     this.budgetEnd = budgetEndOf(settings, clock, invocation);

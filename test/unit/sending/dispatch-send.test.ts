@@ -48,6 +48,19 @@ describe('SendSlots', () => {
     expect(pacer.reservations.map((reservation) => reservation.count)).toEqual([10, 2]);
   });
 
+  it('never reserves more slots than the sender can still use (demand), and at least one for a retry', async () => {
+    const { time, pacer } = setup();
+    let left = 3;
+    // 80/s → standard blocks of 8; a chunk with 3 recipients left reserves 3, leaving the rest of
+    // the account's schedule to its next chunk instead of a gap of 5 unused slots.
+    const slots = new SendSlots(pacer, 'waba_1', 80, time, { demand: () => left });
+    for (; left > 0; left -= 1) await slots.take();
+    await slots.take(); // a retry after the last recipient was taken
+    expect(pacer.reservations.map((reservation) => reservation.count)).toEqual([3, 1]);
+    const next = new SendSlots(pacer, 'waba_1', 80, time);
+    expect((await next.take()) - startMs).toBe(4 * 12.5);
+  });
+
   it('reuses a handed-back slot while it is ahead, and drops it once passed', async () => {
     const { time, pacer } = setup();
     const slots = new SendSlots(pacer, 'waba_1', 10, time);
