@@ -366,6 +366,17 @@ describe('SQS event source', () => {
     await source.idle(); // resolves at once after stop
   });
 
+  it('stop() aborts a long poll instead of waiting it out, and reports no failed poll for it', async () => {
+    const queue = createQueue();
+    const { source, batches } = start(queue, { waitTimeSeconds: 20, handler: async () => undefined });
+    await sleep(100); // the poll is waiting on the empty queue
+    const stopping = Date.now();
+    await source.stop();
+    // Without the abort, stop() waits out the 20 s poll; the bound is loose for a loaded machine.
+    expect(Date.now() - stopping).toBeLessThan(5_000);
+    expect(batches).toEqual([]);
+  });
+
   it('idle() resolves once the queue is observed empty', async () => {
     const queue = createQueue();
     const { source } = start(queue, { handler: async () => undefined });
