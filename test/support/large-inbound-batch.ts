@@ -19,6 +19,11 @@ export interface LargeInboundBatchOptions {
   timestamp?: number;
   /** Distinguishes the users and message ids of one batch from another's. Default 'a'. */
   tag?: string;
+  /**
+   * Pads each profile name to this many characters: fewer senders whose `contacts[]` alone is
+   * still over a queue message (ordinary names need ~2,300 senders for that). Default: unpadded.
+   */
+  profileNameLength?: number;
 }
 
 export interface InboundSender {
@@ -50,7 +55,12 @@ export function largeInboundBatch(options: LargeInboundBatchOptions): {
     withPhone = true,
     timestamp = 1_767_225_600,
     tag = 'a',
+    profileNameLength,
   } = options;
+  const nameOf = (i: number) => {
+    const name = `Cliente ${tag}${i}`;
+    return profileNameLength === undefined ? name : `${name} ${'da Silva '.repeat(Math.ceil(profileNameLength / 9))}`.slice(0, profileNameLength);
+  };
   const build = (textLength: number) => {
     const senders = Array.from({ length: count }, (_, i) => inboundSenderOf(i, tag, withPhone));
     return {
@@ -65,7 +75,7 @@ export function largeInboundBatch(options: LargeInboundBatchOptions): {
                 messaging_product: 'whatsapp',
                 metadata: { display_phone_number: displayPhoneNumber, phone_number_id: phoneNumberId },
                 contacts: senders.map((sender, i) => ({
-                  profile: { name: `Cliente ${tag}${i}`, username: `cliente.${tag}${i}` },
+                  profile: { name: nameOf(i), username: `cliente.${tag}${i}` },
                   ...(sender.phone ? { wa_id: sender.phone } : {}),
                   user_id: sender.userId,
                 })),
