@@ -56,7 +56,8 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const shutdown = async (signal: string) => {
-    if (stopping) return;
+    // A second Ctrl-C while the stack stops ends at once, as people expect of a dev server.
+    if (stopping) process.exit(130);
     stopping = true;
     process.stdout.write(`\n${signal}: stopping the local stack…\n`);
     await runtime.stop();

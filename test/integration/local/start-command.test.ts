@@ -11,6 +11,9 @@ import { join } from 'node:path';
 const root = join(__dirname, '../../..');
 const tsx = join(root, 'node_modules/.bin/tsx');
 
+/** Long enough for a loaded 2-core machine (a first start compiles with tsx), short of jest's timeouts. */
+const RUN_DEADLINE_MS = 75_000;
+
 interface Run {
   code: number | null;
   stdout: string;
@@ -40,8 +43,16 @@ const runStart = (environment: Record<string, string>, onReady?: () => void, unt
       }
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // A run that never reaches its line fails with what it printed instead of hanging to jest's timeout.
+    const deadline = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`npm start did not reach ${String(untilLine ?? 'its banner')} within ${RUN_DEADLINE_MS} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, RUN_DEADLINE_MS);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.on('close', (code) => {
+      clearTimeout(deadline);
+      resolve({ code, stdout, stderr });
+    });
   });
 
 const listenOnFreePort = (): Promise<Server> =>
@@ -63,7 +74,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dataDirectory, { recursive: true, force: true }));
 
-jest.setTimeout(60_000);
+jest.setTimeout(90_000);
 
 it('starts, prints the banner with the URLs, and no ExperimentalWarning, then stops on SIGTERM', async () => {
   const [port, sandboxPort, identityPort] = [await freePort(), await freePort(), await freePort()];
@@ -106,12 +117,15 @@ it('prints one readable line per request under the banner, no raw JSON log lines
   const environment = { PORT: String(port), SANDBOX_PORT: String(await freePort()), IDENTITY_PORT: String(await freePort()), LOCAL_DATA_DIR: dataDirectory };
   // Asked again while it fails or hangs (a first call on a loaded machine can meet a function thread still starting).
   const askHealth = (triesLeft = 20): void => {
-    fetch(`http://127.0.0.1:${port}/prod/api/v2/broadcast/public/health`, { signal: AbortSignal.timeout(10_000) }).then(
-      (response) => void response.body?.cancel(),
-      () => {
-        if (triesLeft > 1) setTimeout(() => askHealth(triesLeft - 1), 1_000).unref();
-      },
-    );
+    const again = (): void => {
+      if (triesLeft > 1) setTimeout(() => askHealth(triesLeft - 1), 1_000).unref();
+    };
+    // A 5xx (a function thread still starting answers 502/504) is asked again too: without it the
+    // `→ health 200` line the run waits for never came and the test hung until jest's timeout.
+    fetch(`http://127.0.0.1:${port}/prod/api/v2/broadcast/public/health`, { signal: AbortSignal.timeout(10_000) }).then((response) => {
+      void response.body?.cancel();
+      if (response.status !== 200) again();
+    }, again);
   };
   const run = await runStart(environment, () => askHealth(), /→ health 200/);
   expect(run.stdout).toMatch(/\d\d:\d\d:\d\d\.\d{3} {2}→ health 200 \(\d+ ms\)/);
