@@ -114,6 +114,18 @@ describe("processOutboundChunk at the account's pace", () => {
     expect(times[times.length - 1]! - times[0]!).toBeCloseTo(59 * (1000 / pacedRate(rate)), 0);
   });
 
+  it("books no more of the account's schedule than its recipients use, so the next chunk's first send is not pushed back", async () => {
+    // 80/s reserves blocks of 8 slots; a 3-recipient chunk must book 3 of them only.
+    const rate = 80;
+    const kit = setup({ rate, settings: { maxInFlight: 8 } });
+    const message = chunkMessage(3);
+    await kit.createJob(message);
+    await kit.run(message);
+    const spacingMs = 1000 / pacedRate(rate);
+    expect(kit.pacer.reservations.map((reservation) => reservation.count)).toEqual([3]);
+    expect(await kit.pacer.bookedUntil(message.wabaId)).toBeCloseTo(startMs + 3 * spacingMs, 6);
+  });
+
   it('keeps a rate that does not divide a second (7/s) without bursts', async () => {
     // Clock readings are whole milliseconds and slots accumulate 142.857 ms steps (the 8th lands at
     // 999.99… ms), so gaps and windows are checked to the clock's 1 ms granularity.
