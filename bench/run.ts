@@ -515,6 +515,7 @@ async function main(): Promise<void> {
       organizations: numberArgument('scale-organizations'),
       accounts: numberArgument('scale-accounts'),
       campaigns: numberArgument('scale-campaigns'),
+      campaignMembers: numberArgument('scale-campaign-members'),
       singlesPerSecond: numberArgument('scale-singles'),
       log: out,
     });

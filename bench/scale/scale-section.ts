@@ -6,25 +6,27 @@
  *   --scale-seed=N        the seed (default 40): the same seed gives the same figures
  *   --scale-variant=lanes the platform of issue 40 items 1-3 as parameters (default: today)
  *   --scale-organizations=N, --scale-accounts=N, --scale-campaigns=N, --scale-singles=N   a smaller load
+ *   --scale-campaign-members=N   members per campaign (default 20,000, scaled from the scenario's 1,000,000: see scale-settings.ts)
  *
  * Real code, on the in-memory port fakes under virtual time (Clock and the SendingPorts sleep):
  * the chunk worker's record handler (decode, processOutboundChunk, early redelivery, abandon on
  * the last delivery) with job control, the account's turn, the pacer's slots and holds, the lanes,
  * claim groups, outcome flushes, settle and reconcile, for the chunk queue and the single-message
- * queue; the chunk messages' content (templateChunkOf); the customer-events dispatcher with its
- * fairness, fed by the statuses of subscribing organizations while one organization's endpoints
- * never answer; the lane rule (laneOfJob). Modelled: the accept path, the campaign
- * expander (pages queued per run), the delivery-events consumer (time and writes per status), the
- * customer-event publisher and endpoints, SQS, the Lambda event source, Meta and its webhooks,
- * DynamoDB's round trips and per-partition limit (SIMULATION_PARTS, printed with the figures). Not
- * modelled: inbound messages, the /upstream path, statuses spread over time.
+ * queue; the chunk messages' content (templateChunkOf); the campaign launch and expander; the
+ * delivery-events use case; the customer-events dispatcher with its fairness, fed by the statuses of
+ * subscribing organizations while one organization's endpoints never answer; the lane rule
+ * (laneOfJob). Modelled: the broadcast accept path, the campaign-expansion queue, the
+ * delivery-events Lambda's CPU, the customer-event publisher and endpoints, SQS, the Lambda event
+ * source, Meta and its webhooks, DynamoDB's round trips and per-partition limit (SIMULATION_PARTS,
+ * printed with the figures). Scaled: campaigns' members. Not modelled: inbound messages, the
+ * /upstream path, statuses spread over time.
  * Time is scaled (default 120 s of the scenario's 2 hours) at the full load rate: the CPU cost is
  * ~0.3-0.5 ms per message sent, so 2 hours of the full load do not fit in 5 minutes; the section
  * prints how much virtual time a CPU second bought and what that makes of 5 minutes.
  */
 import { renderTable } from '../lib/table';
 import { ms, pct, round } from '../lib/stats';
-import { fullScaleSettings, type ScaleSettings } from '../../test/support/scale/scale-settings';
+import { FULL_CAMPAIGN_MEMBERS, fullScaleSettings, type ScaleSettings } from '../../test/support/scale/scale-settings';
 import type { ScaleFigures } from '../../test/support/scale/scale-figures';
 import { runScaleSimulation, SIMULATION_PARTS } from '../../test/support/scale/scale-simulation';
 import { withVariant, type ScaleVariant } from '../../test/support/scale/scale-variants';
@@ -36,6 +38,7 @@ export interface ScaleSectionOptions {
   organizations?: number;
   accounts?: number;
   campaigns?: number;
+  campaignMembers?: number;
   singlesPerSecond?: number;
   log: (line: string) => void;
 }
@@ -51,6 +54,7 @@ export function scaleSettingsOf(options: Omit<ScaleSectionOptions, 'log'>): Scal
     ...(options.organizations ? { organizations: options.organizations } : {}),
     ...(options.accounts ? { drainingAccounts: options.accounts } : {}),
     ...(options.campaigns !== undefined ? { campaigns: options.campaigns } : {}),
+    ...(options.campaignMembers ? { campaignMembers: options.campaignMembers } : {}),
     ...(options.singlesPerSecond ? { singlesPerSecond: options.singlesPerSecond } : {}),
   };
   return withVariant({ ...full, load }, options.variant ?? 'today');
@@ -66,7 +70,7 @@ export async function benchScale(options: ScaleSectionOptions): Promise<{ figure
   const settings = scaleSettingsOf(options);
   const { load } = settings;
   options.log(
-    `${load.organizations} organizations, ${load.drainingAccounts} accounts draining ${load.broadcastRecipients}-recipient broadcasts at ${load.accountRate}/s, ${load.campaigns} campaigns of ${load.campaignMembers} members, ${load.singlesPerSecond} single messages/s, ${load.faultedOrganizations} organization with lost Meta answers; ${load.arrivalSeconds} s of virtual time (of the scenario's 7,200: time scaled, load at full rate); variant ${options.variant ?? 'today'}, seed ${load.seed}`,
+    `${load.organizations} organizations, ${load.drainingAccounts} accounts draining ${load.broadcastRecipients}-recipient broadcasts at ${load.accountRate}/s, ${load.campaigns} campaigns of ${load.campaignMembers} members (scaled: the scenario's have ${FULL_CAMPAIGN_MEMBERS}), ${load.singlesPerSecond} single messages/s, ${load.faultedOrganizations} organization with lost Meta answers; ${load.arrivalSeconds} s of virtual time (of the scenario's 7,200: time scaled, load at full rate); variant ${options.variant ?? 'today'}, seed ${load.seed}`,
   );
   options.log(`Real code: ${SIMULATION_PARTS.real.join('; ')}. Modelled: ${SIMULATION_PARTS.modelled.join('; ')}.`);
   const figures = await runScaleSimulation(settings, options.log);

@@ -13,7 +13,7 @@ import type { CustomerEventDelivery } from '../../../shared/customer-events/deli
 import type { CustomerEventQueue, WebhookRequest, WebhookTransport } from '../../../shared/customer-events/delivery-ports';
 import { dispatchCustomerEvents, type DispatchDependencies } from '../../../shared/customer-events/dispatch-customer-event';
 import { WebhookDeliveryError } from '../../../shared/customer-events/errors';
-import { newCustomerEvent } from '../../../shared/customer-events/event-envelope';
+import type { BatchEventPublisher } from '../../../shared/delivery/apply-webhook-batch';
 import { EVENT_ID_HEADER } from '../../../shared/customer-events/signing';
 import { InMemoryEndpointHealthStore, testFairness } from '../customer-event-fairness-fakes';
 import { FakeWebhookRegistry } from '../fake-webhook-registry';
@@ -57,7 +57,6 @@ export class CustomerEventsModel {
   /** Other organizations' events not delivered yet: when published, and whether their organization is busy. */
   private readonly publishedAt = new Map<string, { at: number; busy: boolean }>();
   private readonly failingOrganizationId: string;
-  private sequence = 0;
   readonly figures: CustomerEventFigures = {
     published: 0,
     othersDelivered: 0,
@@ -92,21 +91,24 @@ export class CustomerEventsModel {
     }
   }
 
-  /** The publisher, modelled: a `message.status` event per applied status, one delivery per subscribed endpoint. */
-  publish(organizationId: string, callbackData: readonly string[]): void {
-    const endpoints = this.endpoints.get(organizationId);
-    if (!endpoints) return;
-    const now = this.time.now();
-    const deliveries: CustomerEventDelivery[] = [];
-    for (const key of callbackData) {
-      const event = newCustomerEvent({ type: 'message.status', createdAt: now, sourceKey: `${key}:${(this.sequence += 1)}`, data: { callbackData: key } });
+  /**
+   * The publisher, modelled: each event the real delivery-events use case publishes (`message.status`
+   * of an applied status), one delivery per subscribed endpoint, queued at once.
+   */
+  readonly publisher: BatchEventPublisher = {
+    publish: async (organizationId, event) => {
+      const endpoints = this.endpoints.get(organizationId);
+      if (!endpoints) return;
+      const now = this.time.now();
       this.figures.published += 1;
       if (organizationId !== this.failingOrganizationId)
         this.publishedAt.set(event.id, { at: now.getTime(), busy: Number(organizationId.slice(4)) < this.busyOrganizations });
-      for (const endpointId of endpoints) deliveries.push({ version: 1, organizationId, endpointId, event, firstAttemptAt: now.toISOString(), attempts: 0 });
-    }
-    this.queue.send(deliveries, organizationId);
-  }
+      const deliveries = endpoints.map(
+        (endpointId): CustomerEventDelivery => ({ version: 1, organizationId, endpointId, event, firstAttemptAt: now.toISOString(), attempts: 0 }),
+      );
+      this.queue.send(deliveries, organizationId);
+    },
+  };
 
   /** The customer-events function: the batch through the real dispatcher; a fault of our stores hands its record back. */
   handler(dynamo: DynamoModel): BatchHandler<CustomerEventDelivery> {

@@ -84,7 +84,8 @@ export class DynamoModel {
 
 /** Which partition keys a store method writes, and how many items: the messaging table's key layout (docs/DATA-MODEL.md). */
 export function writesOf(method: string, args: readonly unknown[]): Array<{ key: string; units: number }> {
-  const jobKey = `JOB#${String(args[0])}`;
+  // createJob names its job in the job itself.
+  const jobKey = `JOB#${typeof args[0] === 'object' && args[0] !== null ? String((args[0] as { jobId?: unknown }).jobId) : String(args[0])}`;
   const ledgerKey = `LEDGER#${String(args[0])}#${String(args[1])}`;
   const count = (value: unknown) => (Array.isArray(value) ? value.length : 1);
   switch (method) {

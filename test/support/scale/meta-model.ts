@@ -8,6 +8,7 @@
  */
 import type { CloudApiClient, SendOutcome, UpstreamCall } from '../../../shared/sending/ports';
 import { logNormal, type Random } from './seeded-random';
+import type { TakenMessage } from './webhook-model';
 import type { VirtualScheduler } from './virtual-scheduler';
 
 export interface MetaModelSettings {
@@ -49,7 +50,7 @@ export class MetaModel implements Pick<CloudApiClient, 'sendMessage'> {
   /** Which sends' arrival is kept (the single messages: keeping every send's would be a map of millions). */
   tracked: (callbackData: string) => boolean = () => true;
   /** Told of every message Meta took (its statuses follow as webhooks). */
-  onTaken: (phoneNumberId: string, callbackData: string) => void = () => undefined;
+  onTaken: (message: TakenMessage) => void = () => undefined;
   /** The window per-account rates are measured over (epoch ms). */
   window = { fromMs: 0, toMs: Number.POSITIVE_INFINITY };
   private readonly buckets = new Map<string, Bucket>();
@@ -74,19 +75,22 @@ export class MetaModel implements Pick<CloudApiClient, 'sendMessage'> {
     }
     const lost = this.settings.faultedNumbers.has(phoneNumberId) && this.random() < this.settings.faultShare;
     if (lost) this.faulted.add(key);
-    if (!lost || this.random() < 0.5) this.take(phoneNumberId, key, record);
-    if (lost) return { kind: 'unknown', reason: 'timeout (injected)' };
-    return { kind: 'accepted', messageId: `wamid.${(this.messageCounter += 1)}` };
+    const messageId = !lost || this.random() < 0.5 ? this.take(phoneNumberId, key, String(body.to), record) : undefined;
+    if (lost || messageId === undefined) return { kind: 'unknown', reason: 'timeout (injected)' };
+    return { kind: 'accepted', messageId };
   }
 
-  private take(phoneNumberId: string, key: string, record: NumberRecord): void {
+  /** Meta takes the message: its id, counted, its statuses to follow. */
+  private take(phoneNumberId: string, key: string, recipientId: string, record: NumberRecord): string {
+    const messageId = `wamid.${(this.messageCounter += 1)}`;
     this.taken.set(key, (this.taken.get(key) ?? 0) + 1);
     const now = this.time.nowMs();
     if (record.taken === 0) record.firstAt = now;
     record.taken += 1;
     record.lastAt = now;
     if (now >= this.window.fromMs && now < this.window.toMs) record.inWindow += 1;
-    this.onTaken(phoneNumberId, key);
+    this.onTaken({ phoneNumberId, callbackData: key, messageId, recipientId });
+    return messageId;
   }
 
   private recordOf(phoneNumberId: string): NumberRecord {

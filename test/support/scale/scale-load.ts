@@ -1,10 +1,10 @@
 /**
- * The scenario's load on the simulated platform, as the accept paths would make it (the accepts
- * themselves are modelled: a fixed time, then the job written through the store and its chunk
- * messages, made by the real job-fan-out.ts templateChunkOf, queued): draining accounts accept a broadcast each time the previous one would have
- * been sent at their tier (so each is offered exactly its rate), campaigns are expanded by a
- * modelled expander (pages of 1,000 members queued per run), single messages arrive as a Poisson
- * process over all organizations.
+ * The scenario's load on the simulated platform, as the accept paths would make it (the broadcast
+ * accepts are modelled: a fixed time, then the job written through the store and its chunk
+ * messages, made by the real job-fan-out.ts templateChunkOf, queued): draining accounts accept a
+ * broadcast each time the previous one would have been sent at their tier (so each is offered
+ * exactly its rate), campaigns are launched and expanded by the real code (scale-campaigns.ts),
+ * single messages arrive as a Poisson process over all organizations.
  */
 import type { ChunkRecipient, TemplateChunkMessage } from '../../../shared/broadcast/chunk-message';
 import type { OutboundQueue, SenderAccount } from '../../../shared/broadcast/ports';
@@ -49,8 +49,6 @@ export class ScaleLoadGenerator {
   private readonly recipientLists = new Map<string, ChunkRecipient[]>();
   private readonly queue: OutboundQueue;
   private singles = 0;
-  /** Campaigns whose expander has pages left to queue (the run is not drained before they are queued). */
-  expanding = 0;
 
   constructor(private readonly world: ScaleWorld) {
     this.queue = world.outboundQueue();
@@ -80,35 +78,13 @@ export class ScaleLoadGenerator {
     this.world.time.at(firstMs, next);
   }
 
-  /**
-   * A campaign: its job written whole (the audience's size known), its chunk messages queued by
-   * the modelled expander, `expanderPagesPerRun` pages per run.
-   */
+  /** A campaign: created and launched through the real use case; the real expander queues its chunks (scale-campaigns.ts). */
   private campaign(account: SenderAccount, index: number): void {
-    const { campaignMembers, expanderPagesPerRun, expanderRunSeconds } = this.world.settings.load;
-    const jobId = `c${index}`;
-    const pages = Math.ceil(campaignMembers / CHUNK_SIZE);
-    const launched = this.accept(account, jobId, campaignMembers, 0);
-    let queued = 0;
-    this.expanding += 1;
-    const run = () => {
-      // A launched campaign goes on expanding after the arrivals end (its members were accepted at launch).
-      if (queued >= pages) {
-        this.expanding -= 1;
-        return;
-      }
-      const upTo = Math.min(pages, queued + expanderPagesPerRun);
-      const messages: TemplateChunkMessage[] = [];
-      const from = queued;
-      queued = upTo;
-      void launched.then(async (job) => {
-        for (let page = from; page < upTo; page += 1) messages.push(this.chunkOf(job, page, Math.min(CHUNK_SIZE, campaignMembers - page * CHUNK_SIZE)));
-        await this.world.dynamo.charge(`JOB#${jobId}`, messages.length);
-        await this.queue.enqueue(messages);
-      });
-      this.world.time.at(expanderRunSeconds * 1000, run);
-    };
-    this.world.time.at(this.world.settings.models.acceptMs + 1_000, run);
+    const { campaignMembers } = this.world.settings.load;
+    const record = this.record.jobs;
+    void this.world.campaigns.launch(account, `cmp_${index}`, this.world.settings.models.acceptMs).then((jobId) => {
+      record.set(jobId, { recipients: campaignMembers, organizationId: account.organizationId });
+    });
   }
 
   private singleArrivals(endMs: number): void {

@@ -3,9 +3,10 @@
  * shared/broadcast/chunk-worker: job control, the account's turn, the pacer's slots, lanes, claims,
  * outcomes, settle) for the chunk queue and, in the `lanes` variant, the single-message queue (the
  * same consumer, batches of 10 records processed concurrently as Powertools' BatchProcessor does),
- * and the real customer-events dispatcher (customer-events-model.ts), on the in-memory port fakes,
- * under virtual time, wired to the models of SQS, the Lambda event source, Meta, its webhooks with
- * the delivery-events consumer, and DynamoDB. Which queue a job's messages take is decided in one
+ * the real campaign launch and expander (scale-campaigns.ts), the real delivery-events use case
+ * (scale-delivery-events.ts) and the real customer-events dispatcher (customer-events-model.ts), on
+ * the in-memory port fakes, under virtual time, wired to the models of SQS, the Lambda event source,
+ * Meta, its webhooks, and DynamoDB. Which queue a job's messages take is decided in one
  * place: the platform's own rule, shared/broadcast/outbound-lanes.ts's `laneOfJob`.
  */
 import type { Context, SQSRecord } from 'aws-lambda';
@@ -27,6 +28,8 @@ import { SqsModel } from './sqs-model';
 import { VirtualScheduler } from './virtual-scheduler';
 import { WebhookModel, type WebhookPost } from './webhook-model';
 import { CustomerEventsModel } from './customer-events-model';
+import { ScaleCampaigns } from './scale-campaigns';
+import { deliveryEventsHandler } from './scale-delivery-events';
 import { laneOfJob } from '../../../shared/broadcast/outbound-lanes';
 import type { CustomerEventDelivery } from '../../../shared/customer-events/delivery-message';
 
@@ -61,6 +64,7 @@ export class ScaleWorld {
   readonly webhooks: WebhookModel;
   readonly customerEventQueue: SqsModel<CustomerEventDelivery>;
   readonly customerEvents: CustomerEventsModel;
+  readonly campaigns: ScaleCampaigns;
   readonly functions: Array<LambdaEventSourceModel<unknown>> = [];
   readonly accounts: SenderAccount[];
 
@@ -76,8 +80,11 @@ export class ScaleWorld {
     this.outbound = new SqsModel<string>(this.time, queueSettings);
     if (platform.singleLane) this.lane = new SqsModel<string>(this.time, queueSettings);
     this.metaEvents = new SqsModel<WebhookPost>(this.time, { ...queueSettings, visibilityTimeoutMs: 360_000 });
-    this.webhooks = new WebhookModel(this.time, this.metaEvents, this.streams('webhooks'), (number) => `org_${number.slice(3)}`);
-    this.meta.onTaken = (number, key) => this.webhooks.taken(number, key);
+    this.webhooks = new WebhookModel(this.time, this.metaEvents, this.streams('webhooks'), (number) => ({
+      organizationId: `org_${number.slice(3)}`,
+      wabaId: `waba_${number.slice(3)}`,
+    }));
+    this.meta.onTaken = (message) => this.webhooks.taken(message);
     this.customerEventQueue = new SqsModel<CustomerEventDelivery>(this.time, { ...queueSettings, visibilityTimeoutMs: 6 * platform.customerEvents.timeoutMs });
     this.customerEvents = new CustomerEventsModel(
       this.time,
@@ -87,14 +94,28 @@ export class ScaleWorld {
       load.drainingAccounts + load.campaigns,
       this.streams('customer-events'),
     );
+    const campaignAccounts = this.accounts.slice(load.drainingAccounts, load.drainingAccounts + load.campaigns);
+    this.campaigns = new ScaleCampaigns({
+      time: this.time,
+      dynamo: this.dynamo,
+      store: this.store,
+      queue: this.outboundQueue(),
+      random: this.streams('campaigns'),
+      accounts: campaignAccounts,
+      members: load.campaignMembers,
+    });
     const dependencies = this.workerDependencies();
     this.addFunction(this.outbound, platform.chunkWorker, this.chunkWorkerHandler(dependencies, 'outbound', this.outbound));
     if (this.lane && platform.singleLane) this.addFunction(this.lane, platform.singleLane, this.chunkWorkerHandler(dependencies, 'lane', this.lane));
-    this.addFunction(
-      this.metaEvents,
-      platform.deliveryEvents,
-      this.webhooks.handler(this.time, this.dynamo, (organizationId, statuses) => this.customerEvents.publish(organizationId, statuses)),
-    );
+    const delivery = deliveryEventsHandler({
+      time: this.time,
+      dynamo: this.dynamo,
+      store: this.store,
+      accounts: this.accounts,
+      events: this.customerEvents.publisher,
+      applied: (count) => (this.webhooks.applied += count),
+    });
+    this.addFunction(this.metaEvents, platform.deliveryEvents, delivery);
     // Its own DynamoDB model (the rateLimits table, own random stream): the sending side's figures do not move with the subscribers.
     const rateLimitsTable = new DynamoModel(this.time, models.dynamo, this.streams('dynamo-customer-events'));
     this.addFunction(this.customerEventQueue, platform.customerEvents, this.customerEvents.handler(rateLimitsTable));

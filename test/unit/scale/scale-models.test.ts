@@ -5,6 +5,9 @@
 import { DynamoModel } from '../../support/scale/dynamo-model';
 import { LambdaEventSourceModel } from '../../support/scale/lambda-event-source-model';
 import { MetaModel } from '../../support/scale/meta-model';
+import { IndexedBroadcastRepository } from '../../support/scale/indexed-broadcast-repository';
+import { ScaleLedgerDeliveryStore } from '../../support/scale/scale-delivery-events';
+import type { StatusEvent } from '../../../shared/delivery/ports';
 import { mulberry32 } from '../../support/scale/seeded-random';
 import { SqsModel } from '../../support/scale/sqs-model';
 import { VirtualScheduler } from '../../support/scale/virtual-scheduler';
@@ -120,5 +123,26 @@ describe('scale models', () => {
     expect(outcomes.filter((outcome) => outcome.kind === 'accepted')).toHaveLength(10);
     expect(outcomes.filter((outcome) => outcome.kind === 'rejected' && outcome.error.code === 130429)).toHaveLength(5);
     expect(meta.taken.size).toBe(10);
+  });
+
+  it('the ledger delivery store applies a stage once per entry the worker wrote, and charges one write per tally item', async () => {
+    const time = new VirtualScheduler(0);
+    const dynamo = new DynamoModel(time, { wcuPerPartitionKey: 1_000, roundTripMedianMs: 5 }, mulberry32(6));
+    const repository = new IndexedBroadcastRepository();
+    for (const index of [0, 1, 60]) repository.ledger.set(`j#0#${index}`, { index, to: '1', status: 'SENT', updatedAt: '' } as never);
+    const store = new ScaleLedgerDeliveryStore(repository, dynamo);
+    const event = (stage: StatusEvent['stage']) => ({ stage, messageId: 'wamid.1', timestamp: new Date(0), recipientId: '1' }) as StatusEvent;
+    const at = (index: number) => ({ jobId: 'j', chunkIndex: 0, index });
+    const applying = store.applyEvents('j', [
+      { location: at(0), event: event('sent') },
+      { location: at(0), event: event('sent') },
+      { location: at(1), event: event('delivered') },
+      { location: at(60), event: event('read') },
+      { location: at(70), event: event('sent') },
+    ]);
+    await time.runUntil(1_000);
+    expect(await applying).toEqual(['applied', 'unchanged', 'applied', 'applied', 'not-found']);
+    // Indexes 0-1 and 60-70: two 50-recipient tally items on the job's partition.
+    expect(dynamo.hottest(1, 1)[0]).toMatchObject({ key: 'JOB#j', peakWcuPerSecond: 2 });
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The scale simulation at reduced size (test/support/scale/): the real chunk worker and the real
- * customer-events dispatcher on the in-memory fakes under virtual time, with the models of SQS, the
+ * The scale simulation at reduced size (test/support/scale/): the real chunk worker, campaign
+ * launch and expander, delivery-events use case and customer-events dispatcher on the in-memory
+ * fakes under virtual time, with the models of SQS, the
  * Lambda event source, Meta, its webhooks and DynamoDB. A few draining accounts, a campaign, single
  * messages, lost Meta answers on one organization and another organization's customer endpoints
  * that never answer, on the platform of issue 40 items 1-3 (`lanes`), run until everything settled:
@@ -49,6 +50,14 @@ describe('scale simulation (reduced)', () => {
     expect(figures.singles.accepted).toBeGreaterThan(100);
     expect(figures.singles.reached).toBe(figures.singles.accepted);
     expect(figures.singles.p99Ms).toBeLessThanOrEqual(2_000);
+  });
+
+  it("applies every status Meta posted through the real delivery-events use case, the campaign's sends included", () => {
+    expect(figures.meta.statuses).toBe(figures.meta.taken * 3);
+    expect(figures.meta.statusesApplied).toBe(figures.meta.statuses);
+    // The campaign's account (org_3) is measured with the draining ones: its 3,000 members were launched and
+    // expanded by the real code, sent near its tier (below) and all settled exactly once (above).
+    expect(figures.accountRates.accounts).toBe(4);
   });
 
   it('keeps the draining accounts near their tier and Meta never refuses for rate', () => {

@@ -1,0 +1,148 @@
+/**
+ * Campaigns in the scale simulation: the REAL launch (shared/campaigns/launch-campaign.ts) and the
+ * REAL expander (shared/campaigns/expand-campaign.ts: audiences read page by page, claims, the
+ * messaging limit, chunks appended to the campaign's job and queued, checkpoints, the close) on the
+ * in-memory fakes of test/support, each store call taking the DynamoDB model's round trip (and its
+ * writes charged). Modelled: the launch request's own time (`acceptMs`), the campaign-expansion
+ * queue and its Lambda (an SQS round trip, then the message's delay; no concurrency limit).
+ * Each campaign's organization has one audience of `campaignMembers` members (scaled: see
+ * scale-settings.ts), all sendable.
+ */
+import type { AudienceMember } from '../../../shared/audiences/audience';
+import type { OutboundQueue, SenderAccount } from '../../../shared/broadcast/ports';
+import { expandCampaign, type ExpandCampaignDependencies } from '../../../shared/campaigns/expand-campaign';
+import { launchCampaign, type LaunchCampaignDependencies } from '../../../shared/campaigns/launch-campaign';
+import type { ExpansionMessage, ExpansionQueue } from '../../../shared/campaigns/ports';
+import { InMemorySenderDirectory, template } from '../broadcast-fakes';
+import { FixedMarketingMessagesOnboarding, FixedMessagingTiers, InMemoryPortfolioReach } from '../broadcast-port-fakes';
+import { InMemorySuppressionList } from '../campaign-expander-kit';
+import { InMemoryCampaignStore, InMemoryPersonClaims } from '../in-memory-campaign-store';
+import { InMemoryMemberSource } from '../in-memory-member-source';
+import { InMemoryTouchStore } from '../in-memory-touch-store';
+import { meteredStore, type DynamoModel } from './dynamo-model';
+import type { IndexedBroadcastRepository } from './indexed-broadcast-repository';
+import { logNormal, type Random } from './seeded-random';
+import type { VirtualScheduler } from './virtual-scheduler';
+
+const CAMPAIGN_TEMPLATE = template({ id: 'tpl_campaign', name: 'spring_sale', category: 'MARKETING', body: 'Hi {{1}}, use {{2}}' });
+const CREATED_AT = '2026-11-30T09:00:00.000Z';
+
+/** What the campaigns need from the world. */
+export interface CampaignSetup {
+  time: VirtualScheduler;
+  dynamo: DynamoModel;
+  store: IndexedBroadcastRepository;
+  /** The chunk messages' queue (the world's adapter on the SQS models). */
+  queue: OutboundQueue;
+  random: Random;
+  accounts: readonly SenderAccount[];
+  members: number;
+}
+
+/** `count` members with numbers from `9197…` (apart from the single messages' and broadcasts' `9198…`). */
+function membersOf(count: number): AudienceMember[] {
+  return Array.from({ length: count }, (_, index) => {
+    const toPhoneNumber = `97${String(index).padStart(8, '0')}`;
+    return {
+      personKey: `91${toPhoneNumber}`,
+      to: `91${toPhoneNumber}`,
+      countryCode: '91',
+      toPhoneNumber,
+      attributes: { first_name: `P${index}` },
+      tags: [],
+      updatedAt: CREATED_AT,
+    };
+  });
+}
+
+export class ScaleCampaigns {
+  /** Expansion messages queued or being handled: the run is not drained while there are some. */
+  expanding = 0;
+  /** Expander invocations that threw (the queue would redeliver them; none is expected). */
+  readonly failures: unknown[] = [];
+  private readonly campaigns = new InMemoryCampaignStore();
+  private readonly launcher: LaunchCampaignDependencies;
+  private readonly expander: ExpandCampaignDependencies;
+  private ids = 0;
+
+  constructor(private readonly setup: CampaignSetup) {
+    const { dynamo, time } = setup;
+    const members = new InMemoryMemberSource();
+    const list = membersOf(setup.members);
+    for (const account of setup.accounts)
+      members.seed(
+        { audienceId: 'aud_all', organizationId: account.organizationId, name: 'all', memberCount: 0, createdAt: CREATED_AT, updatedAt: CREATED_AT },
+        list,
+      );
+    const shared = {
+      campaigns: meteredStore(this.campaigns, dynamo),
+      members: meteredStore(members, dynamo),
+      broadcasts: meteredStore(setup.store, dynamo),
+      expansions: this.expansionQueue(),
+      clock: time,
+      senders: new InMemorySenderDirectory([...setup.accounts]),
+      templates: { templatesOf: async () => [CAMPAIGN_TEMPLATE] },
+      messagingTiers: new FixedMessagingTiers(),
+      portfolioReach: meteredStore(new InMemoryPortfolioReach(), dynamo),
+    };
+    this.launcher = {
+      ...shared,
+      marketingMessages: new FixedMarketingMessagesOnboarding(),
+      standing: { isSuspended: async () => false },
+      ids: { newId: (prefix: string) => `${prefix}_${String((this.ids += 1)).padStart(26, '0')}` },
+    };
+    this.expander = {
+      ...shared,
+      claims: meteredStore(new InMemoryPersonClaims(), dynamo),
+      queue: setup.queue,
+      optOuts: meteredStore(new InMemorySuppressionList(), dynamo),
+      touches: new InMemoryTouchStore(),
+      contactBook: { pairsOf: async () => new Map() },
+      events: { publish: async () => undefined },
+      // The invocation's time budget on the virtual clock.
+      budget: { elapsedMs: () => time.nowMs() },
+    };
+  }
+
+  /**
+   * Creates the account's campaign and launches it through the real use case (after the request's
+   * own time); resolves with its job id.
+   *
+   * @example
+   * const jobId = await campaigns.launch(account, 'cmp_0', 60);
+   */
+  async launch(account: SenderAccount, campaignId: string, requestMs: number): Promise<string> {
+    await this.campaigns.createCampaign({
+      campaignId,
+      organizationId: account.organizationId,
+      name: campaignId,
+      fromPhoneNumber: account.phoneNumber,
+      template: { name: CAMPAIGN_TEMPLATE.name, language: CAMPAIGN_TEMPLATE.language, category: 'MARKETING' },
+      audience: { audienceIds: ['aud_all'] },
+      values: { templateParams: [{ attribute: 'first_name', fallback: 'there' }, 'SPRING25'] },
+      createdAt: CREATED_AT,
+      updatedAt: CREATED_AT,
+    });
+    await this.setup.time.sleep(requestMs);
+    const launched = await launchCampaign(this.launcher, { organizationId: account.organizationId }, campaignId);
+    return launched.jobId;
+  }
+
+  /** The campaign-expansion queue and its Lambda: an SQS round trip, the delay, then the real expander. */
+  private expansionQueue(): ExpansionQueue {
+    const { time, random } = this.setup;
+    return {
+      enqueueExpansion: async (message: ExpansionMessage, delaySeconds = 0) => {
+        this.expanding += 1;
+        await time.sleep(logNormal(random, 8, 0.3));
+        time.at(delaySeconds * 1000 + 20, () => {
+          void expandCampaign(this.expander, message)
+            .catch((error: unknown) => void this.failures.push(error))
+            .finally(() => {
+              this.expanding -= 1;
+            });
+        });
+      },
+    };
+  }
+}
