@@ -18,8 +18,8 @@ export interface CapacityInputs {
      * Chunk-worker invocations per draining account: the account's turn keeps one chunk sending,
      * and the next chunk's invocation overlaps it while it settles and re-queues; chunks that wait for
      * the turn hold an invocation while they re-queue. The scale simulation held 1.5 per account at its
-     * ceiling with a backlog (2026-12-03, `--only=scale --scale-variant=lanes`): 2 is the figure that
-     * drains 140 accounts without one.
+     * ceiling with a backlog (2026-12-03, `--only=scale --scale-variant=lanes`); at 2 (2026-12-04, 40 s)
+     * it peaks at its ceiling of 309 with every one of 140 accounts at ≥ 97.5 % of its tier.
      */
     invocationsPerAccount: number;
   };
@@ -28,8 +28,9 @@ export interface CapacityInputs {
     perSecond: number;
     /**
      * Messages the single-message lane's event source hands one invocation on average at peak (batch
-     * size 10, no batching window). The simulation at 600/s filled ~2 (36,074 messages in 4,932
-     * invocations at 149 invocations' ceiling, which it held with a backlog at an assumed 4).
+     * size 10, no batching window). The simulation at 600/s (2026-12-04, 40 s) ran 24,058 messages in
+     * 3,315 invocations, peaking at 135 of the 278 this input gives (it held its ceiling with a
+     * backlog at an assumed 4): 2 errs on the safe side.
      */
     averageBatchFill: number;
     /** One invocation's wall time: Meta's answer (mean 291 ms, docs/PERFORMANCE.md 4e) + claim, outcome flush, settle and reconcile. */
