@@ -69,7 +69,11 @@ describe('scale simulation (reduced)', () => {
   it('gives the same figures for the same seed, and others for another seed', async () => {
     const small = (seed: number) => {
       const settings = reducedScaleSettings(seed);
-      return { ...settings, load: { ...settings.load, arrivalSeconds: 8, drainingAccounts: 2, broadcastRecipients: 1_000, campaigns: 0 } };
+      // A small campaign too: the real launch and expander are part of what must repeat.
+      return {
+        ...settings,
+        load: { ...settings.load, arrivalSeconds: 8, drainingAccounts: 2, broadcastRecipients: 1_000, campaigns: 1, campaignMembers: 1_000 },
+      };
     };
     const stable = (run: ScaleFigures) => ({ ...run, wallSeconds: 0, cpuSeconds: 0 });
     const first = stable(await runScaleSimulation(small(7)));
