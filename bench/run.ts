@@ -15,7 +15,7 @@
  *   npm run bench -- --only=fifth --fifth-recipients=8000   # a fifth organization's single sends while 4 accounts drain (default 40,000 in all)
  *   npm run bench -- --only=fifth --fifth-recipients=4000 --fifth-orgs=10   # the same beside 10 draining organizations
  *   npm run bench -- --only=hot --hot-recipients=3000       # hottest DynamoDB items' writes/s in a 1,000/s drain with its events (docs/SCALE.md)
- *   npm run bench -- --only=scale --scale-seconds=120 [--scale-variant=lanes] [--scale-seed=40]   # the deterministic scale simulation (bench/scale/scale-section.ts)
+ *   npm run bench -- --only=scale --scale-seconds=120 [--scale-variant=lanes] [--scale-seed=40] [--scale-campaign-members=20000]   # the deterministic scale simulation (bench/scale/scale-section.ts lists every option)
  *   npm run bench -- --only=rules --rules-chunks=100 --rules-reservations=500   # send rules: the window split's CPU per recipient, frequency-cap reservations on dynalite
  *   npm run bench -- --only=split --split-runs=5            # meta-webhook CPU of one 4 MiB signed batch (docs/PERFORMANCE.md 4j)
  *   npm run bench -- --only=campaign --campaign-members=20000 --campaign-launch-members=20000 --campaign-expansion-members=20000,60000 --campaign-drain-members=20000 --campaign-beside-members=20000 --fifth-recipients=8000
