@@ -13,6 +13,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { parseArguments, parseEnvFile, UsageError } from './admin-arguments';
 import { cloudFormationDescriber, readStackEnvironment } from './stack-environment';
 import { buildServices, type Services } from '../functions/composition';
 import { ConfigurationError, parseAppConfig } from '../shared/config/app-config';
@@ -38,62 +39,6 @@ const localRuntimeEnvFile = '.local/runtime.env';
 /** Every command's help: the tenancy commands and the Meta app ones. */
 const adminCommands: Readonly<Record<string, { summary: string; flags: readonly AdminFlag[] }>> = { ...tenancyAdminCommands, ...metaAppAdminCommands };
 const isKnownCommand = (name: string): boolean => isAdminCommandName(name) || isMetaAppAdminCommandName(name);
-
-interface ParsedArguments {
-  command?: string;
-  flags: Record<string, string>;
-  help: boolean;
-  envFile?: string;
-  /** `--stack <prefix>`: read the configuration from that deployment's outputs (`--region`, else AWS_REGION). */
-  stack?: string;
-  region?: string;
-}
-
-class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
-
-function parseArguments(argv: readonly string[]): ParsedArguments {
-  const parsed: ParsedArguments = { flags: {}, help: false };
-  for (let index = 0; index < argv.length; index += 1) {
-    const token = argv[index]!;
-    if (token === '--help' || token === '-h') {
-      parsed.help = true;
-    } else if (token.startsWith('--')) {
-      const equals = token.indexOf('=');
-      const name = equals === -1 ? token.slice(2) : token.slice(2, equals);
-      let value: string;
-      if (equals !== -1) value = token.slice(equals + 1);
-      else if (index + 1 < argv.length && !argv[index + 1]!.startsWith('--')) value = argv[(index += 1)]!;
-      // A bare flag: true for booleans, rejected by the command for anything that needs a value.
-      else value = '';
-      if (name === 'env-file') parsed.envFile = value;
-      else if (name === 'stack') parsed.stack = value;
-      else if (name === 'region') parsed.region = value;
-      else parsed.flags[name] = value;
-    } else if (parsed.command === undefined) {
-      parsed.command = token;
-    } else {
-      throw new UsageError(`Unexpected argument "${token}"; flags are written --name value`);
-    }
-  }
-  return parsed;
-}
-
-/** KEY=VALUE lines; blank lines, `#` comments and an `export ` prefix are allowed, quotes are stripped. */
-export function parseEnvFile(text: string): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine.trim().replace(/^export\s+/, '');
-    if (!line || line.startsWith('#')) continue;
-    const equals = line.indexOf('=');
-    if (equals <= 0) continue;
-    let value = line.slice(equals + 1).trim();
-    if (value.length >= 2 && (value[0] === '"' || value[0] === "'") && value.endsWith(value[0])) value = value.slice(1, -1);
-    values[line.slice(0, equals).trim()] = value;
-  }
-  return values;
-}
 
 /**
  * Applies the env file to process.env (not just to the configuration map): the SDK's credential
@@ -190,21 +135,28 @@ function helpText(command?: string): string {
   ].join('\n');
 }
 
-async function readStandardInput(): Promise<string> {
+/** Where the CLI writes and reads: the process's streams, or (test/support/admin-cli.ts) strings in the calling process. */
+export interface CliIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown };
+  stdin: AsyncIterable<Buffer | string>;
+}
+
+async function readStandardInput(stdin: CliIo['stdin']): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  for await (const chunk of stdin) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks).toString('utf8').trim();
 }
 
 /** `--<name>-stdin` reads that flag's value from standard input. */
-async function applyStdinFlags(command: string, flags: Record<string, string>): Promise<void> {
+async function applyStdinFlags(command: string, flags: Record<string, string>, stdin: CliIo['stdin']): Promise<void> {
   if (!isKnownCommand(command)) return;
   for (const flag of adminCommands[command]!.flags) {
     const stdinFlag = `${flag.name}-stdin`;
     if (!flag.acceptsStdin || !(stdinFlag in flags)) continue;
     delete flags[stdinFlag];
     if (flags[flag.name] !== undefined) throw new UsageError(`Give either --${flag.name} or --${stdinFlag}, not both`);
-    flags[flag.name] = await readStandardInput();
+    flags[flag.name] = await readStandardInput(stdin);
   }
 }
 
@@ -235,7 +187,11 @@ function describeFailure(error: unknown, services: Services | undefined, envSour
   return { code: errorCode(error), message: error.message };
 }
 
-async function main(argv: readonly string[]): Promise<number> {
+/**
+ * Runs one command and returns the exit code; the environment it reads (and an env file's lines it
+ * applies) is process.env, which the SDK's credential chain reads too.
+ */
+async function main(argv: readonly string[], io: CliIo = process): Promise<number> {
   // stderr carries only the JSON error; the SDK's Node-version notice would break that contract.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   let services: Services | undefined;
@@ -243,7 +199,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     const parsed = parseArguments(argv);
     if (parsed.help || parsed.command === undefined) {
-      process.stdout.write(helpText(parsed.command));
+      io.stdout.write(helpText(parsed.command));
       return 0;
     }
     const webhookCommand = isWebhookAdminCommand(parsed.command);
@@ -264,7 +220,7 @@ async function main(argv: readonly string[]): Promise<number> {
       !contactPolicyCommand
     )
       throw new UsageError(`Unknown command "${parsed.command}"; see --help`);
-    await applyStdinFlags(parsed.command, parsed.flags);
+    await applyStdinFlags(parsed.command, parsed.flags, io.stdin);
     envSource = parsed.stack === undefined ? loadEnvironment(parsed.envFile) : await loadStackEnvironment(parsed.stack, parsed.region);
     services = buildServices(parseAppConfig(process.env));
     const flags = parsed.flags as AdminFlagValues;
@@ -285,10 +241,10 @@ async function main(argv: readonly string[]): Promise<number> {
                   : isMetaAppAdminCommandName(parsed.command)
                     ? await runMetaAppAdminCommand(services.metaApp, parsed.command, flags)
                     : await runAdminCommand(services.tenancy, parsed.command, flags);
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   } catch (error) {
-    process.stderr.write(`${JSON.stringify({ error: describeFailure(error, services, envSource) })}\n`);
+    io.stderr.write(`${JSON.stringify({ error: describeFailure(error, services, envSource) })}\n`);
     return 1;
   } finally {
     services?.destroy();

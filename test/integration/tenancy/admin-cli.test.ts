@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { generateLocalTokenKey } from '../../../shared/adapters/crypto/local-aes-token-cipher';
-import { projectRoot, runAdminCli, type AdminCliResult } from '../../support/admin-cli';
+import { projectRoot, runAdminCli, runAdminCliProcess, type AdminCliResult } from '../../support/admin-cli';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 
 let dynamo: TestDynamo;
@@ -12,7 +12,7 @@ let envFile: string;
 
 type CliResult = AdminCliResult;
 
-/** Asynchronous on purpose: dynalite runs in this process and must keep serving while the CLI runs. */
+/** In this process (test/support/admin-cli.ts); dynalite, in this process too, keeps serving while the CLI runs. */
 const admin = (args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> => runAdminCli(args, options);
 
 /** npm may print its own notices on stderr; the CLI's error is the one JSON line. */
@@ -82,7 +82,8 @@ test('onboarding through the CLI prints JSON, and show-organization prints no se
   expect(organization.organizationId).toMatch(/^org_/);
   const org = organization.organizationId;
 
-  const connected = await admin(
+  // In a process of its own: standard input from a pipe, as an operator's `echo $TOKEN | npx wa-admin …`.
+  const connected = await runAdminCliProcess(
     [
       'connect-business-account',
       '--org',
