@@ -139,7 +139,7 @@ function helpText(command?: string): string {
 export interface CliIo {
   stdout: { write(text: string): unknown };
   stderr: { write(text: string): unknown };
-  stdin: AsyncIterable<Buffer | string>;
+  stdin: AsyncIterable<Buffer | string> | Iterable<Buffer | string>;
 }
 
 async function readStandardInput(stdin: CliIo['stdin']): Promise<string> {

@@ -41,11 +41,11 @@ function isolatedCli(): IsolatedCli {
   if (!isolated) {
     jest.isolateModules(() => {
       // require, not import: only inside isolateModules does the CLI get modules of its own.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      /* eslint-disable @typescript-eslint/no-require-imports */
       const { runAdminCli: main } = require('../../scripts/admin') as typeof import('../../scripts/admin');
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { destroyPooledClients } =
-        require('../../functions/composition/composition-context') as typeof import('../../functions/composition/composition-context');
+      const composition = require('../../functions/composition/composition-context') as typeof import('../../functions/composition/composition-context');
+      /* eslint-enable @typescript-eslint/no-require-imports */
+      const { destroyPooledClients } = composition;
       isolated = { main, reset: destroyPooledClients };
     });
   }
