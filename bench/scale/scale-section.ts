@@ -124,6 +124,8 @@ function printFigures(figures: ScaleFigures, log: (line: string) => void): void 
   log(
     `Meta took ${meta.taken} messages, refused ${meta.refused130429} with 130429; ${meta.statuses} statuses in ${meta.webhookPosts} POSTs, ${meta.statusesApplied} applied`,
   );
+  const { expander } = figures;
+  log(`Campaign expander (the real code): ${expander.failures} invocations failed${expander.firstFailure ? `, the first: ${expander.firstFailure}` : ''}`);
   const events = figures.customerEvents;
   log(
     `Customer events (the real dispatcher) while one organization's endpoints never answer: ${events.published} published, other organizations' ${events.othersDelivered} delivered (${events.othersPending} not by the end); publish to endpoint, quiet organizations p50 ${latency(events.quiet.p50Ms)} p99 ${latency(events.quiet.p99Ms)} (${events.quiet.delivered}), busy ones (~240 events/s to one endpoint) p50 ${latency(events.busy.p50Ms)} p99 ${latency(events.busy.p99Ms)} (${events.busy.delivered}); the failing organization: ${events.failingCalls} calls (each its whole timeout), ${events.failingDeadLettered} given up; ${events.requeued} deliveries re-queued`,

@@ -51,6 +51,8 @@ export interface ScaleFigures {
   accountConcurrencyQuota: number;
   queues: Array<{ name: string; sent: number; redelivered: number; deadLettered: number; backlogAtEnd: number }>;
   meta: { taken: number; refused130429: number; webhookPosts: number; statuses: number; statusesApplied: number };
+  /** The real campaign expander's invocations that threw (on SQS they would come back; here a failure is a defect to see), and the first one's message. */
+  expander: { failures: number; firstFailure?: string };
   /** The real dispatcher: other organizations' deliveries (publish to endpoint) while one organization's endpoints never answer. */
   customerEvents: {
     published: number;

@@ -151,9 +151,17 @@ function figuresOf(
       statuses: world.webhooks.statuses,
       statusesApplied: world.webhooks.applied,
     },
+    expander: expanderFigures(world),
     customerEvents: customerEventFigures(world),
     exactlyOnce: exactlyOnce(world.store.ledger, world.meta, load.record, deadLettered, run.drained),
   };
+}
+
+/** The expander's failures: counted, and the first named, so a run that lost a campaign's members says so. */
+function expanderFigures(world: ScaleWorld): ScaleFigures['expander'] {
+  const [first] = world.campaigns.failures;
+  if (first === undefined) return { failures: 0 };
+  return { failures: world.campaigns.failures.length, firstFailure: first instanceof Error ? `${first.name}: ${first.message}` : String(first) };
 }
 
 /** The other organizations' event delivery (publish to their endpoint) while one organization's endpoints fail. */

@@ -55,6 +55,7 @@ describe('scale simulation (reduced)', () => {
   it("applies every status Meta posted through the real delivery-events use case, the campaign's sends included", () => {
     expect(figures.meta.statuses).toBe(figures.meta.taken * 3);
     expect(figures.meta.statusesApplied).toBe(figures.meta.statuses);
+    expect(figures.expander).toEqual({ failures: 0 });
     // The campaign's account (org_3) is measured with the draining ones: its 3,000 members were launched and
     // expanded by the real code, sent near its tier (below) and all settled exactly once (above).
     expect(figures.accountRates.accounts).toBe(4);
