@@ -19,12 +19,12 @@ import { messageStatusEvent } from './delivery-customer-events';
 import { isFreeformJobId, priceServiceDelivery, type ServiceMessageCounter } from './service-tier';
 import type {
   AccountRefusalSink,
-  LedgerApplyResult,
   LedgerDeliveryStore,
   LedgerLocation,
   OptOutRecorder,
   PhoneNumberOwner,
   ReplyAttribution,
+  StatusApplyResult,
   StatusEvent,
   UpstreamDeliveryStore,
 } from './ports';
@@ -164,7 +164,7 @@ export function ledgerEventTasks(context: SharedStatusContext): Array<() => Prom
   return [...context.ledgerEvents].map(([jobId, routed]) => async () => {
     const events = routed.filter(({ batch }) => !batch.failure);
     if (events.length === 0) return;
-    let results: LedgerApplyResult[];
+    let results: StatusApplyResult[];
     try {
       results = await context.ports.ledger.applyEvents(jobId, events);
     } catch (error) {
@@ -181,7 +181,7 @@ export function ledgerEventTasks(context: SharedStatusContext): Array<() => Prom
   });
 }
 
-async function afterLedgerEvent({ location, event, organizationId, phoneNumberId, campaignId, batch }: LedgerEvent, result: LedgerApplyResult): Promise<void> {
+async function afterLedgerEvent({ location, event, organizationId, phoneNumberId, campaignId, batch }: LedgerEvent, result: StatusApplyResult): Promise<void> {
   const { ports, report } = batch;
   if (result === 'not-found') {
     report.notFound += 1;
@@ -202,9 +202,10 @@ async function afterLedgerEvent({ location, event, organizationId, phoneNumberId
  * (every one again on a redelivered batch, harmlessly): written together, so a batch of deliveries
  * waits for one round of writes. A failed write fails each batch that had a delivery in it.
  */
-async function recordTouches(ports: StatusEventPorts, events: readonly LedgerEvent[], results: readonly LedgerApplyResult[]): Promise<void> {
+async function recordTouches(ports: StatusEventPorts, events: readonly LedgerEvent[], results: readonly StatusApplyResult[]): Promise<void> {
   if (!ports.attribution) return;
-  // `read` too: Meta skips `delivered` when both happen together; a read after the delivery keeps the delivery's touch (the store's rule).
+  // `read` too: Meta skips `delivered` when both happen together. A read after the delivery
+  // (`applied-after-delivery`) keeps the delivery's touch: nothing to write.
   const delivered = events.filter(
     ({ event, batch }, position) =>
       (event.stage === 'delivered' || event.stage === 'read') && (results[position] === 'applied' || (results[position] === 'unchanged' && batch.redelivered)),

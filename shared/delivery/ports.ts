@@ -135,6 +135,14 @@ export interface LedgerLocation {
  */
 export type LedgerApplyResult = 'applied' | 'unchanged' | 'not-found';
 
+/**
+ * What a status event did (LedgerDeliveryStore.applyEvents): a LedgerApplyResult, or
+ * `applied-after-delivery`: a `read` fact added to a recipient whose `delivered` fact was already
+ * recorded. Applied like `applied`; the person's touch is the delivery's (docs/OUTCOMES.md
+ * "Attribution"), so nothing is written for it again.
+ */
+export type StatusApplyResult = LedgerApplyResult | 'applied-after-delivery';
+
 /** What the processor reads of a job (LedgerDeliveryStore.jobOwner). */
 export interface JobOwnerRecord {
   organizationId: string;
@@ -171,9 +179,11 @@ export interface LedgerDeliveryStore {
    * anything, none for events that add nothing. An event on a recipient whose outcome carried no
    * message id (UNKNOWN) also records the id. Idempotent and order-independent; one result per
    * event, in order. Every index is within the job (the caller checked the recipient count).
-   * Throws when a write failed (after the others settled): applying again is harmless.
+   * Throws when a write failed (after the others settled): applying again is harmless. A `read`
+   * added where `delivered` was known before it (this call's earlier events included) is
+   * `applied-after-delivery`.
    */
-  applyEvents(jobId: string, events: ReadonlyArray<{ location: LedgerLocation; event: StatusEvent }>): Promise<LedgerApplyResult[]>;
+  applyEvents(jobId: string, events: ReadonlyArray<{ location: LedgerLocation; event: StatusEvent }>): Promise<StatusApplyResult[]>;
 }
 
 /** A broadcast recipient's `delivered` fact just added: the person's touch (shared/outcomes/attribute-inbound.ts). */

@@ -8,7 +8,7 @@ import type {
   ApplyResult,
   InboundMessage,
   JobOwnerRecord,
-  LedgerApplyResult,
+  StatusApplyResult,
   LedgerLocation,
   InboundMessageSink,
   LedgerDeliveryStore,
@@ -117,7 +117,7 @@ export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
     return undefined;
   }
 
-  async applyEvents(jobId: string, events: ReadonlyArray<{ location: LedgerLocation; event: StatusEvent }>): Promise<LedgerApplyResult[]> {
+  async applyEvents(jobId: string, events: ReadonlyArray<{ location: LedgerLocation; event: StatusEvent }>): Promise<StatusApplyResult[]> {
     this.applyBatches.push(events.length);
     return events.map(({ location, event }) => {
       this.applyCalls += 1;
@@ -125,6 +125,7 @@ export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
       const entry = this.entry(jobId, location.chunkIndex, location.index);
       if (!entry) return 'not-found';
       const before = JSON.stringify(entry.facts);
+      const deliveredBefore = entry.facts.deliveredAt !== undefined;
       entry.facts = factsAfterEvent(entry.facts, event);
       // Like the adapter: an outcome without a message id (UNKNOWN) learns it from the events.
       if (entry.outcome?.status !== 'SENT') entry.messageId ??= event.messageId;
@@ -132,7 +133,8 @@ export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
       const stored = this.tally.get(key);
       const code = tallyCodeOfFacts(entry.facts);
       if (code !== undefined && (stored === undefined || stored < code)) this.tally.set(key, code);
-      return JSON.stringify(entry.facts) === before ? 'unchanged' : 'applied';
+      if (JSON.stringify(entry.facts) === before) return 'unchanged';
+      return event.stage === 'read' && deliveredBefore ? 'applied-after-delivery' : 'applied';
     });
   }
 }

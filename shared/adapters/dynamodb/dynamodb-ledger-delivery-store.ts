@@ -15,7 +15,7 @@
  * other's attributes; the summary takes the higher of the two codes (messaging-tally-items.ts).
  */
 import { BatchGetCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { JobOwnerRecord, LedgerApplyResult, LedgerDeliveryStore, LedgerLocation, QuickReplyButton, StatusEvent } from '../../delivery/ports';
+import type { JobOwnerRecord, LedgerDeliveryStore, LedgerLocation, QuickReplyButton, StatusApplyResult, StatusEvent } from '../../delivery/ports';
 import { TALLY_BUCKET_SIZE } from '../../delivery/recipient-status';
 import { callingCodeOf } from '../../recipients/calling-code';
 import { classifyStoreFaults } from './dynamodb-errors';
@@ -68,18 +68,19 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
     return locateLedgerMessage(this.documentClient, this.tableName, messageId);
   }
 
-  async applyEvents(jobId: string, events: readonly LocatedEvent[]): Promise<LedgerApplyResult[]> {
+  async applyEvents(jobId: string, events: readonly LocatedEvent[]): Promise<StatusApplyResult[]> {
     const buckets = [...new Set(events.map(({ location }) => Math.floor(location.index / TALLY_BUCKET_SIZE)))];
     const stored = await this.readTallies(jobId, buckets);
     const states = new Map(buckets.map((bucket) => [bucket, slotStatesOf(stored.get(messagingKeys.tally(jobId, bucket).sk))]));
     const members = new Map(buckets.map((bucket): [number, FactMembers] => [bucket, { numbers: {}, strings: {} }]));
     const messageRecords: LocatedEvent[] = [];
-    const results = events.map(({ location, event }): LedgerApplyResult => {
+    const results = events.map(({ location, event }): StatusApplyResult => {
       const bucket = Math.floor(location.index / TALLY_BUCKET_SIZE);
       const slot = location.index - bucket * TALLY_BUCKET_SIZE;
       const slots = states.get(bucket)!;
       let state = slots.get(slot);
       if (!state) slots.set(slot, (state = { times: {}, pricing: {} } satisfies SlotState));
+      const deliveredBefore = state.times.delivered !== undefined;
       // The recipient's calling code from Meta's recipient id (a number, or a BSUID's country): the tally carries it for the campaign's cost.
       if (!addEvent(state, slot, event, callingCodeOf(event.recipientId), members.get(bucket)!)) return 'unchanged';
       const outcome = stored.get(messagingKeys.tally(jobId, bucket).sk)?.[messagingKeys.tallyAttribute(location.index)];
@@ -88,7 +89,7 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
       // there yet: a send whose answer is lost may have all its events before its UNKNOWN outcome.
       if (typeof outcome === 'string' && !outcome.startsWith('1')) messageRecords.push({ location, event });
       if (outcome === undefined || messageRecords.at(-1)?.location === location) addMessageId(state, slot, event.messageId, members.get(bucket)!);
-      return 'applied';
+      return event.stage === 'read' && deliveredBefore ? 'applied-after-delivery' : 'applied';
     });
     await Promise.all(
       messageRecords.map(({ location, event }) =>

@@ -78,6 +78,16 @@ describe('DynamoDbLedgerDeliveryStore', () => {
     expect(await tallyOf(jobId)).toEqual({ r00000: tallyCodes.read, r00001: tallyCodes.delivered });
   });
 
+  it('tells a `read` added after a known delivery (the delivery keeps the touch), in the same call too', async () => {
+    const jobId = await newJob(3);
+    await expect(apply(jobId, 0, event(0, 'delivered', 20))).resolves.toBe('applied');
+    await expect(apply(jobId, 0, event(0, 'read', 30))).resolves.toBe('applied-after-delivery');
+    const together = [event(1, 'delivered', 20), event(1, 'read', 30)].map((applied) => ({ location: { jobId, chunkIndex: 0, index: 1 }, event: applied }));
+    await expect(store.applyEvents(jobId, together)).resolves.toEqual(['applied', 'applied-after-delivery']);
+    // Meta skipped `delivered`: the read is the touch.
+    await expect(apply(jobId, 2, event(2, 'read', 30))).resolves.toBe('applied');
+  });
+
   it('never creates a ledger entry: an event for a recipient not claimed yet keeps its facts in the tally only', async () => {
     const jobId = await newJob(3);
     await expect(apply(jobId, 2, event(2, 'delivered', 1))).resolves.toBe('applied');

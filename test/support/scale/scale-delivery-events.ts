@@ -9,7 +9,7 @@
  * Modelled: the Lambda's CPU per status (measured, docs/SCALE.md), the SQS record (the POST itself).
  */
 import { applyWebhookBatches, type BatchEventPublisher, type DeliveryEventPorts } from '../../../shared/delivery/apply-webhook-batch';
-import type { JobOwnerRecord, LedgerApplyResult, LedgerDeliveryStore, LedgerLocation, StatusEvent } from '../../../shared/delivery/ports';
+import type { JobOwnerRecord, LedgerDeliveryStore, LedgerLocation, StatusApplyResult, StatusEvent } from '../../../shared/delivery/ports';
 import { TALLY_BUCKET_SIZE } from '../../../shared/delivery/recipient-status';
 import type { SenderAccount } from '../../../shared/broadcast/ports';
 import { FakeOwnerDirectory, statusOf, webhookBody } from '../delivery-fakes';
@@ -48,7 +48,7 @@ export class ScaleLedgerDeliveryStore implements LedgerDeliveryStore {
     return undefined;
   }
 
-  async applyEvents(jobId: string, events: ReadonlyArray<{ location: LedgerLocation; event: StatusEvent }>): Promise<LedgerApplyResult[]> {
+  async applyEvents(jobId: string, events: ReadonlyArray<{ location: LedgerLocation; event: StatusEvent }>): Promise<StatusApplyResult[]> {
     const buckets = new Set(events.map(({ location }) => Math.floor(location.index / TALLY_BUCKET_SIZE)));
     // The tally items read (one BatchGet), then one UpdateItem per item.
     await this.dynamo.call([]);
@@ -60,7 +60,7 @@ export class ScaleLedgerDeliveryStore implements LedgerDeliveryStore {
       const bit = STAGE_BITS[event.stage] ?? 0;
       if ((seen & bit) !== 0) return 'unchanged';
       this.stages.set(id, seen | bit);
-      return 'applied';
+      return event.stage === 'read' && (seen & STAGE_BITS.delivered!) !== 0 ? 'applied-after-delivery' : 'applied';
     });
   }
 }

@@ -182,6 +182,16 @@ describe('replies by last touch', () => {
     await expect(kit.touches.latestTouch('org_a', [PHONE])).resolves.toMatchObject({ index: 0, at: '2026-12-01T10:00:00.000Z' });
   });
 
+  it('offers no touch for a `read` after the delivery (the store knew `delivered`), one for a `read` without it', async () => {
+    const kit = setUp();
+    await kit.deliver(0, PHONE);
+    const afterDelivery = kit.touches.offered;
+    await kit.apply('pn_a', { statuses: [statusOf({ id: 'wamid.out0', status: 'read', timestamp: DELIVERED_AT + 600, recipient: PHONE })] });
+    expect(kit.touches.offered).toBe(afterDelivery);
+    await kit.apply('pn_a', { statuses: [statusOf({ id: 'wamid.out1', status: 'read', timestamp: DELIVERED_AT + 60, recipient: '447700900002' })] });
+    expect(kit.touches.offered).toBe(afterDelivery + 1);
+  });
+
   it('a failed touch write fails the batch (the queue delivers it again), and the redelivery writes it', async () => {
     const kit = setUp();
     const record = kit.touches.recordTouches.bind(kit.touches);
