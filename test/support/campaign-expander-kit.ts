@@ -28,9 +28,14 @@ export class InMemorySuppressionList implements SuppressionList {
   }
 }
 
-/** A member of the test audiences: `91` numbers from an index, or a BSUID. */
-export function member(index: number, attributes: AudienceMember['attributes'] = { first_name: `P${index}` }, tags: string[] = []): AudienceMember {
-  const toPhoneNumber = `98${String(index).padStart(8, '0')}`;
+/** A member of the test audiences: `91` numbers from an index (`91<numberPrefix>…`, `9198…` unless given), or a BSUID. */
+export function member(
+  index: number,
+  attributes: AudienceMember['attributes'] = { first_name: `P${index}` },
+  tags: string[] = [],
+  numberPrefix = '98',
+): AudienceMember {
+  const toPhoneNumber = `${numberPrefix}${String(index).padStart(8, '0')}`;
   return {
     personKey: `91${toPhoneNumber}`,
     to: `91${toPhoneNumber}`,

@@ -15,7 +15,7 @@ import { launchCampaign, type LaunchCampaignDependencies } from '../../../shared
 import type { ExpansionMessage, ExpansionQueue } from '../../../shared/campaigns/ports';
 import { InMemorySenderDirectory, template } from '../broadcast-fakes';
 import { FixedMarketingMessagesOnboarding, FixedMessagingTiers, InMemoryPortfolioReach } from '../broadcast-port-fakes';
-import { InMemorySuppressionList } from '../campaign-expander-kit';
+import { InMemorySuppressionList, member } from '../campaign-expander-kit';
 import { InMemoryCampaignStore, InMemoryPersonClaims } from '../in-memory-campaign-store';
 import { InMemoryMemberSource } from '../in-memory-member-source';
 import { InMemoryTouchStore } from '../in-memory-touch-store';
@@ -41,18 +41,7 @@ export interface CampaignSetup {
 
 /** `count` members with numbers from `9197…` (apart from the single messages' and broadcasts' `9198…`). */
 function membersOf(count: number): AudienceMember[] {
-  return Array.from({ length: count }, (_, index) => {
-    const toPhoneNumber = `97${String(index).padStart(8, '0')}`;
-    return {
-      personKey: `91${toPhoneNumber}`,
-      to: `91${toPhoneNumber}`,
-      countryCode: '91',
-      toPhoneNumber,
-      attributes: { first_name: `P${index}` },
-      tags: [],
-      updatedAt: CREATED_AT,
-    };
-  });
+  return Array.from({ length: count }, (_, index) => member(index, { first_name: `P${index}` }, [], '97'));
 }
 
 export class ScaleCampaigns {
