@@ -46,14 +46,8 @@ async function main(): Promise<void> {
     backend: process.env.LOCAL_BACKEND === 'external' ? 'external' : 'embedded',
     isolation: isolationFromEnvironment(process.env.LOCAL_ISOLATION, 'threads'),
   });
-  const readyMs = Math.round(performance.now() - startedAt);
-  process.stdout.write(bannerFor(runtime, readyMs));
-  process.stdout.write(
-    pretty ? `logs: one line per request and job event, warnings and errors (LOG_LEVEL=INFO for every line, LOG_FORMAT=json for the raw lines)\n\n` : '\n',
-  );
-  for (const line of duringBoot.splice(0)) process.stdout.write(`${line}\n`);
-  ready = true;
-
+  // Installed before the banner says "Ctrl-C stops everything": a signal sent on reading it (a script,
+  // the npm start test) found Node's default action and ended the process without stopping the stack.
   let stopping = false;
   const shutdown = async (signal: string) => {
     // A second Ctrl-C while the stack stops ends at once, as people expect of a dev server.
@@ -66,6 +60,13 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  const readyMs = Math.round(performance.now() - startedAt);
+  process.stdout.write(bannerFor(runtime, readyMs));
+  process.stdout.write(
+    pretty ? `logs: one line per request and job event, warnings and errors (LOG_LEVEL=INFO for every line, LOG_FORMAT=json for the raw lines)\n\n` : '\n',
+  );
+  for (const line of duringBoot.splice(0)) process.stdout.write(`${line}\n`);
+  ready = true;
 }
 
 main().catch((error: unknown) => {
