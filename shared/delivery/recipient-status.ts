@@ -184,6 +184,18 @@ export interface FactEvent {
 }
 
 /**
+ * What a status event that added a fact did (LedgerDeliveryStore.applyEvents): a `read` of a
+ * recipient whose `delivered` was known before it is `applied-after-delivery` (the delivery keeps the
+ * person's touch), any other `applied`. One rule for the adapter and the fakes.
+ *
+ * @example
+ * addedFactResult('read', true); // 'applied-after-delivery'
+ * addedFactResult('read', false); // 'applied' (Meta skipped `delivered`: the read is the touch)
+ */
+export const addedFactResult = (stage: DeliveryStage, deliveredKnownBefore: boolean): 'applied' | 'applied-after-delivery' =>
+  stage === 'read' && deliveredKnownBefore ? 'applied-after-delivery' : 'applied';
+
+/**
  * The facts an entry holds once the event is added, as the `if_not_exists` update leaves them
  * (first seen wins): the DynamoDB adapter computes it from the update's old image, so the tally
  * code costs no read.

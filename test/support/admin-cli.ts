@@ -26,6 +26,7 @@ export interface AdminCliOptions {
   input?: string;
   /** Variables set for this command only. */
   env?: Record<string, string>;
+  /** A child process is killed after this long (runAdminCliProcess only; default 60 s). */
   timeoutMs?: number;
 }
 

@@ -24,6 +24,7 @@ import {
   countTallyCode,
   emptyDeliveryCounts,
   recipientStatusOf,
+  addedFactResult,
   factsAfterEvent,
   tallyCodeOfFacts,
   type DeliveryFacts,
@@ -134,7 +135,7 @@ export class FakeLedgerDeliveryStore implements LedgerDeliveryStore {
       const code = tallyCodeOfFacts(entry.facts);
       if (code !== undefined && (stored === undefined || stored < code)) this.tally.set(key, code);
       if (JSON.stringify(entry.facts) === before) return 'unchanged';
-      return event.stage === 'read' && deliveredBefore ? 'applied-after-delivery' : 'applied';
+      return addedFactResult(event.stage, deliveredBefore);
     });
   }
 }

@@ -16,7 +16,7 @@
  */
 import { BatchGetCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { JobOwnerRecord, LedgerDeliveryStore, LedgerLocation, QuickReplyButton, StatusApplyResult, StatusEvent } from '../../delivery/ports';
-import { TALLY_BUCKET_SIZE } from '../../delivery/recipient-status';
+import { addedFactResult, TALLY_BUCKET_SIZE } from '../../delivery/recipient-status';
 import { callingCodeOf } from '../../recipients/calling-code';
 import { classifyStoreFaults } from './dynamodb-errors';
 import { locateLedgerMessage, recordLedgerMessage } from './ledger-message-ids';
@@ -89,7 +89,7 @@ export class DynamoDbLedgerDeliveryStore implements LedgerDeliveryStore {
       // there yet: a send whose answer is lost may have all its events before its UNKNOWN outcome.
       if (typeof outcome === 'string' && !outcome.startsWith('1')) messageRecords.push({ location, event });
       if (outcome === undefined || messageRecords.at(-1)?.location === location) addMessageId(state, slot, event.messageId, members.get(bucket)!);
-      return event.stage === 'read' && deliveredBefore ? 'applied-after-delivery' : 'applied';
+      return addedFactResult(event.stage, deliveredBefore);
     });
     await Promise.all(
       messageRecords.map(({ location, event }) =>

@@ -10,7 +10,7 @@
  */
 import { applyWebhookBatches, type BatchEventPublisher, type DeliveryEventPorts } from '../../../shared/delivery/apply-webhook-batch';
 import type { JobOwnerRecord, LedgerDeliveryStore, LedgerLocation, StatusApplyResult, StatusEvent } from '../../../shared/delivery/ports';
-import { TALLY_BUCKET_SIZE } from '../../../shared/delivery/recipient-status';
+import { addedFactResult, TALLY_BUCKET_SIZE } from '../../../shared/delivery/recipient-status';
 import type { SenderAccount } from '../../../shared/broadcast/ports';
 import { FakeOwnerDirectory, statusOf, webhookBody } from '../delivery-fakes';
 import type { IndexedBroadcastRepository } from './indexed-broadcast-repository';
@@ -60,7 +60,7 @@ export class ScaleLedgerDeliveryStore implements LedgerDeliveryStore {
       const bit = STAGE_BITS[event.stage] ?? 0;
       if ((seen & bit) !== 0) return 'unchanged';
       this.stages.set(id, seen | bit);
-      return event.stage === 'read' && (seen & STAGE_BITS.delivered!) !== 0 ? 'applied-after-delivery' : 'applied';
+      return addedFactResult(event.stage, (seen & STAGE_BITS.delivered!) !== 0);
     });
   }
 }
