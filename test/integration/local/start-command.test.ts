@@ -1,5 +1,5 @@
 /**
- * `npm start` as a newcomer runs it (`tsx local/start.ts` in a child process): it starts without
+ * `npm start` as a newcomer runs it (`node --import tsx local/start.ts` in a child process): it starts without
  * Node's ExperimentalWarning, and a taken port ends with a message naming the setting to change.
  */
 import { spawn } from 'node:child_process';
@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '../../..');
-const tsx = join(root, 'node_modules/.bin/tsx');
 
 /** Long enough for a loaded 2-core machine (a first start compiles with tsx), short of jest's timeouts. */
 const RUN_DEADLINE_MS = 75_000;
@@ -25,7 +24,11 @@ const runStart = (environment: Record<string, string>, onReady?: () => void, unt
   new Promise((resolve, reject) => {
     // Without the test setup's POWERTOOLS_LOG_LEVEL=SILENT: `npm start` as a person runs it.
     const { POWERTOOLS_LOG_LEVEL: _silenced, ...inherited } = process.env;
-    const child = spawn(tsx, ['local/start.ts'], { cwd: root, env: { ...inherited, ...environment }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'local/start.ts'], {
+      cwd: root,
+      env: { ...inherited, ...environment },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let stopping = false;
