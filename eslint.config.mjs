@@ -4,7 +4,27 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'cdk.out*/', '.local/', 'client/generated/', 'console/dist/', '**/*.d.ts', '**/*.cjs', '**/*.mjs', '**/*.js'] },
+  // Every generated directory of .gitignore: the deployed suite synthesizes into .deployed/ beside the
+  // lint in \`npm test\`, and ESLint walking a bundling-temp directory CDK just removed failed with ENOENT.
+  {
+    ignores: [
+      'node_modules/',
+      'cdk.out*/',
+      '.local/',
+      '.deployed/',
+      '.bench/',
+      '.build/',
+      '.localstack/',
+      'coverage/',
+      'test-output/',
+      'client/generated/',
+      'console/dist/',
+      '**/*.d.ts',
+      '**/*.cjs',
+      '**/*.mjs',
+      '**/*.js',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
