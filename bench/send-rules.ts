@@ -37,7 +37,7 @@ function recipientsOf(count: number, chunk: number): ChunkRecipient[] {
 function benchSplit(chunks: number): SendRulesBenchResult['split'] {
   const window = { from: '09:00', to: '20:00' } as const;
   const batches = Array.from({ length: chunks }, (_, chunk) => recipientsOf(1000, chunk));
-  splitBySendWindow(window, batches[0]!, new Date()); // warm: the zone data and luxon's zone cache
+  splitBySendWindow(window, batches[0]!, new Date()); // warm: the zone data and the zones' Intl formatters
   const start = process.cpuUsage();
   for (const batch of batches) splitBySendWindow(window, batch, new Date());
   const used = process.cpuUsage(start);

@@ -1,7 +1,7 @@
 /**
  * Whether a send window (send-rules.schema.ts `sendWindowSchema`) is open at an instant in a zone,
- * and when it opens or closes, with luxon on the runtime's zone data (daylight-saving changes come
- * from it). The rules (docs/CAMPAIGNS.md "Send windows"):
+ * and when it opens or closes, on the runtime's zone data through `Intl` (zoned-time.ts; daylight-saving
+ * changes come from it). The rules (docs/CAMPAIGNS.md "Send windows"):
  *
  * - a window opens each allowed day at `from` local time and closes at `to` (`24:00`: midnight);
  *   `from` after `to` spans midnight, and belongs to the day it opens (`fri` 22:00–06:00 runs from
@@ -10,29 +10,24 @@
  * - a time inside a spring-forward gap moves by the jump (02:30 on a day that skips 02:00–03:00
  *   reads 03:30); on a fall-back day a local time that happens twice means the first of the two.
  */
-import { DateTime } from 'luxon';
 import type { SendWindow, Weekday } from './send-rules.schema';
+import { instantAt, localDay, weekdayOf } from './zoned-time';
 
 export type WindowState = { open: true; closesAt: Date } | { open: false; opensAt: Date };
 
-const WEEKDAY_OF_LUXON: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+const WEEKDAY_FROM_MONDAY: readonly Weekday[] = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
 
-const clockOf = (time: string): { hour: number; minute: number } => ({ hour: Number(time.slice(0, 2)), minute: Number(time.slice(3, 5)) });
-
-/** The instant local `time` happens on the day starting at `day` (`24:00` is the next midnight; a time in a gap moves by the jump). */
-function atLocal(day: DateTime, time: string): DateTime {
-  if (time === '24:00') return day.plus({ days: 1 }).startOf('day');
-  const { hour, minute } = clockOf(time);
-  return day.set({ hour, minute, second: 0, millisecond: 0 });
+/** The instant local `time` happens on local `day` in `zone` (`24:00` is the next midnight; a time in a gap moves by the jump). */
+function atLocal(zone: string, day: number, time: string): number {
+  if (time === '24:00') return instantAt(zone, day + 1, 0, 0);
+  return instantAt(zone, day, Number(time.slice(0, 2)), Number(time.slice(3, 5)));
 }
 
-/** The opening and closing of the window of the day starting at `day`, or undefined when the day is not allowed. */
-function windowOfDay(window: SendWindow, day: DateTime): { opens: DateTime; closes: DateTime } | undefined {
-  if (window.days && !window.days.includes(WEEKDAY_OF_LUXON[day.weekday - 1]!)) return undefined;
-  const opens = atLocal(day, window.from);
+/** The opening and closing (epoch ms) of the window of local `day`, or undefined when the day is not allowed. */
+function windowOfDay(window: SendWindow, zone: string, day: number): { opens: number; closes: number } | undefined {
+  if (window.days && !window.days.includes(WEEKDAY_FROM_MONDAY[weekdayOf(day)]!)) return undefined;
   const spansMidnight = window.to !== '24:00' && window.to <= window.from;
-  const closes = atLocal(spansMidnight ? day.plus({ days: 1 }).startOf('day') : day, window.to);
-  return { opens, closes };
+  return { opens: atLocal(zone, day, window.from), closes: atLocal(zone, spansMidnight ? day + 1 : day, window.to) };
 }
 
 /**
@@ -43,24 +38,23 @@ function windowOfDay(window: SendWindow, day: DateTime): { opens: DateTime; clos
  * // { open: false, opensAt: 2026-06-01T03:30:00.000Z } (09:00 in India)
  */
 export function windowState(window: SendWindow, zone: string, at: Date): WindowState {
-  const local = DateTime.fromJSDate(at, { zone });
-  const today = local.startOf('day');
+  const now = at.getTime();
+  const today = localDay(zone, now);
   // Yesterday's window may still run past midnight; a week and a day ahead always holds an allowed day.
   for (let offset = -1; offset <= 8; offset += 1) {
-    const day = today.plus({ days: offset }).startOf('day');
-    const span = windowOfDay(window, day);
+    const span = windowOfDay(window, zone, today + offset);
     if (!span) continue;
-    if (local < span.opens) return { open: false, opensAt: span.opens.toJSDate() };
-    if (local < span.closes) return { open: true, closesAt: closingAfter(window, day, span.closes).toJSDate() };
+    if (now < span.opens) return { open: false, opensAt: new Date(span.opens) };
+    if (now < span.closes) return { open: true, closesAt: new Date(closingAfter(window, zone, today + offset, span.closes)) };
   }
   throw new RangeError('A send window with no allowed day');
 }
 
 /** The close of an open window, past the windows that open right when it closes (`00:00`–`24:00` on days in a row); at most a week on. */
-function closingAfter(window: SendWindow, day: DateTime, closes: DateTime): DateTime {
+function closingAfter(window: SendWindow, zone: string, day: number, closes: number): number {
   let end = closes;
   for (let offset = 1; offset <= 7; offset += 1) {
-    const next = windowOfDay(window, day.plus({ days: offset }).startOf('day'));
+    const next = windowOfDay(window, zone, day + offset);
     if (!next || next.opens > end) break;
     if (next.closes > end) end = next.closes;
   }
