@@ -12,10 +12,11 @@
  * the chunk worker's record handler (decode, processOutboundChunk, early redelivery, abandon on
  * the last delivery) with job control, the account's turn, the pacer's slots and holds, the lanes,
  * claim groups, outcome flushes, settle and reconcile, for the chunk queue and the single-message
- * queue; the chunk messages' content (templateChunkOf); the campaign launch and expander; the
+ * queue; the chunk messages' content (templateChunkOf); the campaign launch and expander (its
+ * record handler, behind the queue and event-source models at the expander's ceiling); the
  * delivery-events use case; the customer-events dispatcher with its fairness, fed by the statuses of
  * subscribing organizations while one organization's endpoints never answer; the lane rule
- * (laneOfJob). Modelled: the broadcast accept path, the campaign-expansion queue, the
+ * (laneOfJob). Modelled: the broadcast accept path, the
  * delivery-events Lambda's CPU, the customer-event publisher and endpoints, SQS, the Lambda event
  * source, Meta and its webhooks, DynamoDB's round trips and per-partition limit (SIMULATION_PARTS,
  * printed with the figures). Scaled: campaigns' members. Not modelled: inbound messages, the

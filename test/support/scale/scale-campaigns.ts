@@ -3,16 +3,21 @@
  * REAL expander (shared/campaigns/expand-campaign.ts: audiences read page by page, claims, the
  * messaging limit, chunks appended to the campaign's job and queued, checkpoints, the close) on the
  * in-memory fakes of test/support, each store call taking the DynamoDB model's round trip (and its
- * writes charged). Modelled: the launch request's own time (`acceptMs`), the campaign-expansion
- * queue and its Lambda (an SQS round trip, then the message's delay; no concurrency limit).
+ * writes charged), each expansion message through the REAL record handler
+ * (functions/campaign-expander/handle-expansion-record.ts). Modelled: the launch request's own time
+ * (`acceptMs`); the campaign-expansion queue and its Lambda are the SQS and event-source models
+ * (scale-world.ts: the expander's mapping, one message a batch, its ceiling from the capacity model).
  * Each campaign's organization has one audience of `campaignMembers` members (scaled: see
  * scale-settings.ts), all sendable.
  */
 import type { AudienceMember } from '../../../shared/audiences/audience';
 import type { OutboundQueue, SenderAccount } from '../../../shared/broadcast/ports';
-import { expandCampaign, type ExpandCampaignDependencies } from '../../../shared/campaigns/expand-campaign';
+import type { ExpandCampaignDependencies } from '../../../shared/campaigns/expand-campaign';
+import { encodeExpansionMessage } from '../../../shared/campaigns/expansion-message';
 import { launchCampaign, type LaunchCampaignDependencies } from '../../../shared/campaigns/launch-campaign';
 import type { ExpansionMessage, ExpansionQueue } from '../../../shared/campaigns/ports';
+import type { SQSRecord } from 'aws-lambda';
+import { handleExpansionRecord } from '../../../functions/campaign-expander/handle-expansion-record';
 import { InMemorySenderDirectory, template } from '../broadcast-fakes';
 import { FixedMarketingMessagesOnboarding, FixedMessagingTiers, InMemoryPortfolioReach } from '../broadcast-port-fakes';
 import { InMemorySuppressionList, member } from '../campaign-expander-kit';
@@ -21,7 +26,9 @@ import { InMemoryMemberSource } from '../in-memory-member-source';
 import { InMemoryTouchStore } from '../in-memory-touch-store';
 import { meteredStore, type DynamoModel } from './dynamo-model';
 import type { IndexedBroadcastRepository } from './indexed-broadcast-repository';
+import type { BatchHandler } from './lambda-event-source-model';
 import { logNormal, type Random } from './seeded-random';
+import type { SqsModel } from './sqs-model';
 import type { VirtualScheduler } from './virtual-scheduler';
 
 const CAMPAIGN_TEMPLATE = template({ id: 'tpl_campaign', name: 'spring_sale', category: 'MARKETING', body: 'Hi {{1}}, use {{2}}' });
@@ -34,6 +41,8 @@ export interface CampaignSetup {
   store: IndexedBroadcastRepository;
   /** The chunk messages' queue (the world's adapter on the SQS models). */
   queue: OutboundQueue;
+  /** The campaign-expansion queue's model (its consumer: `expanderHandler`). */
+  expansions: SqsModel<string>;
   random: Random;
   accounts: readonly SenderAccount[];
   members: number;
@@ -45,9 +54,7 @@ function membersOf(count: number): AudienceMember[] {
 }
 
 export class ScaleCampaigns {
-  /** Expansion messages queued or being handled: the run is not drained while there are some. */
-  expanding = 0;
-  /** Expander invocations that threw (the queue would redeliver them; none is expected). */
+  /** Expander invocations that threw (the queue redelivers them; none is expected). */
   readonly failures: unknown[] = [];
   private readonly campaigns = new InMemoryCampaignStore();
   private readonly launcher: LaunchCampaignDependencies;
@@ -88,7 +95,7 @@ export class ScaleCampaigns {
       touches: new InMemoryTouchStore(),
       contactBook: { pairsOf: async () => new Map() },
       events: { publish: async () => undefined },
-      // The invocation's time budget on the virtual clock.
+      // The invocation's time budget (expand-campaign.ts's 40 s) on the virtual clock.
       budget: { elapsedMs: () => time.nowMs() },
     };
   }
@@ -117,21 +124,32 @@ export class ScaleCampaigns {
     return launched.jobId;
   }
 
-  /** The campaign-expansion queue and its Lambda: an SQS round trip, the delay, then the real expander. */
+  /** The ExpansionQueue adapter: an SQS round trip, then the message on the queue model (the organization its group). */
   private expansionQueue(): ExpansionQueue {
     const { time, random } = this.setup;
     return {
       enqueueExpansion: async (message: ExpansionMessage, delaySeconds = 0) => {
-        this.expanding += 1;
         await time.sleep(logNormal(random, 8, 0.3));
-        time.at(delaySeconds * 1000 + 20, () => {
-          void expandCampaign(this.expander, message)
-            .catch((error: unknown) => void this.failures.push(error))
-            .finally(() => {
-              this.expanding -= 1;
-            });
-        });
+        this.setup.expansions.send([encodeExpansionMessage(message)], message.organizationId, delaySeconds);
       },
+    };
+  }
+
+  /**
+   * The campaign expander's Lambda: each record through the real record handler; one that throws
+   * is counted and left for redelivery (it resumes from its checkpoint).
+   */
+  expanderHandler(): BatchHandler<string> {
+    return async (messages) => {
+      const failedIds: number[] = [];
+      for (const message of messages) {
+        const record = { body: message.body, attributes: { ApproximateReceiveCount: String(message.receiveCount) } } as unknown as SQSRecord;
+        await handleExpansionRecord(this.expander, record).catch((error: unknown) => {
+          this.failures.push(error);
+          failedIds.push(message.id);
+        });
+      }
+      return { failedIds };
     };
   }
 }

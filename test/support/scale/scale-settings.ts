@@ -9,7 +9,7 @@ import type { EventSourceSettings } from './lambda-event-source-model';
 import type { MetaModelSettings } from './meta-model';
 import type { DynamoModelSettings } from './dynamo-model';
 import type { ChunkWorkerSettings } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
-import { chunkWorker, customerEventsDispatcher } from '../../../runtime-contract/resource-definitions';
+import { campaignExpander, chunkWorker, customerEventsDispatcher } from '../../../runtime-contract/resource-definitions';
 import type { CustomerEventsLoad } from './customer-events-model';
 
 export interface ScaleLoad {
@@ -44,6 +44,8 @@ export interface ScalePlatform {
   deliveryEvents: EventSourceSettings;
   /** The customer-events dispatcher's mapping (runtime-contract: batches of 10, 40 at most, 30 s). */
   customerEvents: EventSourceSettings;
+  /** The campaign expander's mapping (runtime-contract: one message a batch, 60 s, the capacity model's ceiling). */
+  campaignExpander: EventSourceSettings;
   /** Messages carry their organization as MessageGroupId on fair queues. */
   fairQueues: boolean;
   worker: ChunkWorkerSettings;
@@ -118,6 +120,8 @@ export function fullScaleSettings(seed = 40): ScaleSettings {
         customerEventsDispatcher.batchSize,
         customerEventsDispatcher.timeoutSeconds * 1000,
       ),
+      // Its ceiling came from the capacity model before issue 40 too (issue 37): one invocation per campaign expanding at once.
+      campaignExpander: eventSource('campaign-expander', campaignExpander.maxConcurrency, campaignExpander.batchSize, campaignExpander.timeoutSeconds * 1000),
       fairQueues: false,
       worker: {
         maxInFlight: 512,

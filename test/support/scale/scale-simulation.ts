@@ -19,13 +19,12 @@ export const SIMULATION_PARTS = {
     "the chunk worker (handleChunkRecord, processOutboundChunk: job control, the account's turn, the pacer, lanes, claims, outcomes, settle) for the chunk queue and the single-message queue (batches of 10, records concurrently)",
     'the chunk messages (job-fan-out templateChunkOf)',
     'which queue a job takes (shared/broadcast/outbound-lanes.ts laneOfJob)',
-    'the campaign launch (launchCampaign) and the campaign expander (expandCampaign: audiences read page by page, person claims, the messaging limit, chunks appended and queued, checkpoints, the close) on the in-memory campaign, audience, claim and reach stores',
+    'the campaign launch (launchCampaign) and the campaign expander (handleExpansionRecord, expandCampaign: audiences read page by page, person claims, the messaging limit, chunks appended and queued, checkpoints, the 40 s budget and re-queue, the close) on the in-memory campaign, audience, claim and reach stores',
     "the delivery-events consumer's use case (applyWebhookBatches: Meta's POSTs parsed, owner and tenant checks, facts applied, message.status events published) on an in-memory ledger delivery store over the worker's ledger",
     'the customer-events dispatcher (dispatchCustomerEvents: per-endpoint and per-organization fairness, breaker, retries, re-queues) on the in-memory health store',
   ],
   modelled: [
     'the broadcast accept path (60 ms, then the job and its messages); the launch request before its store calls (60 ms)',
-    'the campaign-expansion queue and its Lambda (an SQS round trip and the delay; no concurrency limit)',
     "the delivery-events Lambda's CPU (1.3 ms per status) and the ledger delivery store's DynamoDB calls (a read, then a write per 50-recipient tally item)",
     "the customer-event publisher and the customers' endpoints",
     "scaled: the campaigns' members (20,000 each by default, --scale-campaign-members; the scenario's 1,000,000)",
@@ -80,12 +79,9 @@ function cpuSecondsSince(start: NodeJS.CpuUsage): number {
 /** Runs on in steps of a minute until nothing is queued or running, or until `untilMs`. */
 async function drain(world: ScaleWorld, load: ScaleLoadGenerator, untilMs: number): Promise<boolean> {
   // The customer-events queue is left out: the failing organization's deliveries are retried for 24 hours.
-  const queues = [world.outbound, world.lane, world.metaEvents].filter((queue) => queue !== undefined);
+  const queues = [world.outbound, world.lane, world.metaEvents, world.expansions].filter((queue) => queue !== undefined);
   const functions = world.functions.filter((fn) => fn.settings.name !== world.settings.platform.customerEvents.name);
-  const idle = () =>
-    world.campaigns.expanding === 0 &&
-    queues.every((queue) => queue.visibleCount === 0 && queue.inFlightCount === 0) &&
-    functions.every((fn) => fn.running === 0);
+  const idle = () => queues.every((queue) => queue.visibleCount === 0 && queue.inFlightCount === 0) && functions.every((fn) => fn.running === 0);
   while (world.time.nowMs() < untilMs) {
     if (idle()) return true;
     await world.time.runUntil(Math.min(untilMs, world.time.nowMs() + 60_000));
@@ -115,6 +111,7 @@ function figuresOf(
       ['single-lane', world.lane],
       ['meta-events', world.metaEvents],
       ['customer-events', world.customerEventQueue],
+      ['campaign-expansion', world.expansions],
     ] as const
   ).flatMap(([name, queue]) =>
     queue

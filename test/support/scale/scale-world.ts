@@ -63,6 +63,7 @@ export class ScaleWorld {
   readonly metaEvents: SqsModel<WebhookPost>;
   readonly webhooks: WebhookModel;
   readonly customerEventQueue: SqsModel<CustomerEventDelivery>;
+  readonly expansions: SqsModel<string>;
   readonly customerEvents: CustomerEventsModel;
   readonly campaigns: ScaleCampaigns;
   readonly functions: Array<LambdaEventSourceModel<unknown>> = [];
@@ -94,12 +95,14 @@ export class ScaleWorld {
       load.drainingAccounts + load.campaigns,
       this.streams('customer-events'),
     );
+    this.expansions = new SqsModel<string>(this.time, { ...queueSettings, visibilityTimeoutMs: 6 * platform.campaignExpander.timeoutMs });
     const campaignAccounts = this.accounts.slice(load.drainingAccounts, load.drainingAccounts + load.campaigns);
     this.campaigns = new ScaleCampaigns({
       time: this.time,
       dynamo: this.dynamo,
       store: this.store,
       queue: this.outboundQueue(),
+      expansions: this.expansions,
       random: this.streams('campaigns'),
       accounts: campaignAccounts,
       members: load.campaignMembers,
@@ -119,6 +122,7 @@ export class ScaleWorld {
     // Its own DynamoDB model (the rateLimits table, own random stream): the sending side's figures do not move with the subscribers.
     const rateLimitsTable = new DynamoModel(this.time, models.dynamo, this.streams('dynamo-customer-events'));
     this.addFunction(this.customerEventQueue, platform.customerEvents, this.customerEvents.handler(rateLimitsTable));
+    this.addFunction(this.expansions, platform.campaignExpander, this.campaigns.expanderHandler());
   }
 
   private addFunction<T>(queue: SqsModel<T>, settings: EventSourceSettings, handler: BatchHandler<T>): void {

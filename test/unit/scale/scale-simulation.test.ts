@@ -61,6 +61,15 @@ describe('scale simulation (reduced)', () => {
     expect(figures.accountRates.accounts).toBe(4);
   });
 
+  it('expands the campaign through its own queue and Lambda, within the expander ceiling', () => {
+    const expander = figures.lambda.find((fn) => fn.name === 'campaign-expander')!;
+    // The launch's message, then the expander re-queueing itself after each page budget or wait.
+    expect(expander.invocations).toBeGreaterThanOrEqual(1);
+    expect(expander.peak).toBeGreaterThanOrEqual(1);
+    expect(expander.peak).toBeLessThanOrEqual(expander.max);
+    expect(figures.queues.find((queue) => queue.name === 'campaign-expansion')).toMatchObject({ deadLettered: 0, backlogAtEnd: 0 });
+  });
+
   it('keeps the draining accounts near their tier and Meta never refuses for rate', () => {
     expect(figures.accountRates.min).toBeGreaterThan(0.85);
     expect(figures.meta.refused130429).toBe(0);
