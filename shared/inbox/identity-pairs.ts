@@ -52,15 +52,26 @@ export function carriedChangeOf(records: ReadonlyArray<OptOutRecord | undefined>
 }
 
 /**
- * Brings the opt-out records of the pair's keys to one decision (alignedChangeOf). Called after the
- * pair was written: reads both records (strongly consistent), then applies the decision to each.
+ * Brings the opt-out records of each pair's keys to one decision (alignedChangeOf). Called after the
+ * pairs were written: reads every key's record at once (strongly consistent, batched), then applies
+ * each pair's decision to its two keys (a write only where a key does not hold it yet; most pairs
+ * have no record and cost no write).
+ *
+ * @example
+ * await alignPairsOptOuts(ports, 'org_1', [{ phoneNumber: '447700900123', userId: 'GB.1', at: '2026-05-04T08:00:00.000Z' }]);
  */
-export async function alignPairOptOuts(ports: Pick<OptOutPorts, 'optOuts' | 'clock'>, organizationId: string, pair: IdentityPair): Promise<void> {
-  const keys = [pair.phoneNumber, pair.userId];
-  const [a, b] = await Promise.all(keys.map(async (key) => (await ports.optOuts.updateOptOut(organizationId, key, (current) => current)).before));
-  const changeFor = alignedChangeOf(a, b, ports.clock.now().toISOString());
-  if (!changeFor) return;
-  for (const key of keys) await ports.optOuts.updateOptOut(organizationId, key, changeFor(key));
+export async function alignPairsOptOuts(ports: Pick<OptOutPorts, 'optOuts' | 'clock'>, organizationId: string, pairs: readonly IdentityPair[]): Promise<void> {
+  if (pairs.length === 0) return;
+  const records = await ports.optOuts.recordsOf(
+    organizationId,
+    pairs.flatMap((pair) => [pair.phoneNumber, pair.userId]),
+  );
+  const now = ports.clock.now().toISOString();
+  for (const pair of pairs) {
+    const changeFor = alignedChangeOf(records.get(pair.phoneNumber), records.get(pair.userId), now);
+    if (!changeFor) continue;
+    for (const key of [pair.phoneNumber, pair.userId]) await ports.optOuts.updateOptOut(organizationId, key, changeFor(key));
+  }
 }
 
 /** New pairs of one change learned at once (each is a few sequential store calls). */
@@ -81,9 +92,9 @@ function newestPairs(pairs: readonly IdentityPair[]): IdentityPair[] {
 /**
  * Records the pairs one webhook batch showed (inbound messages carrying both ids, `sent` statuses
  * carrying both): one batched read of what the contact book holds, then only new or changed pairs
- * are written (a known pair costs no write). For each written pair: its two directions first, then
- * its opt-outs aligned (reads; a write only where the two keys disagree). Two write units for a
- * new pair, none for a known one.
+ * are written (a known pair costs no write). Every written pair's two directions first, then the
+ * opt-outs of all of them aligned (alignPairsOptOuts: one batched read, a write only where the two
+ * keys disagree). Two write units for a new pair, none for a known one.
  *
  * A crash between the directions and the alignment leaves a stored pair whose opt-outs may not be
  * aligned yet. The batch that showed it failed, so the queue delivers it again: `recheck` (a
@@ -108,6 +119,7 @@ export async function learnPairs(
     candidates.flatMap((pair) => [pair.phoneNumber, pair.userId]),
   );
   let recorded = 0;
+  const toAlign: IdentityPair[] = [];
   const learn = async (pair: IdentityPair): Promise<void> => {
     const underBsuid = stored.get(pair.userId);
     const underPhone = stored.get(pair.phoneNumber);
@@ -118,13 +130,13 @@ export async function learnPairs(
     if (superseded) return;
     if (known) {
       // A batch seen before may have crashed between the pair and its alignment: finish it.
-      if (options.recheck) await alignPairOptOuts(ports, organizationId, pair);
+      if (options.recheck) toAlign.push(pair);
       return;
     }
     // Moved with the newest time it was shown at, so the older form's item (no newer) is deleted.
     const moved = samePair(underPhone, pair) && underPhone!.at > pair.at ? { ...pair, at: underPhone!.at } : pair;
     if ((await ports.contactBook.recordPair(organizationId, moved)) === 'stale') return;
-    await alignPairOptOuts(ports, organizationId, pair);
+    toAlign.push(pair);
     recorded += 1;
   };
   // A change of a large broadcast's `sent` statuses may show many new pairs: a few at a time, each in its order.
@@ -134,6 +146,8 @@ export async function learnPairs(
   };
   // Every lane finishes before a failure is thrown: no write still running once the batch is reported.
   const lanes = await Promise.allSettled(Array.from({ length: Math.min(pairsInFlight, candidates.length) }, lane));
+  // The pairs written are aligned even when another failed: their records are read only now, after every pair write.
+  await alignPairsOptOuts(ports, organizationId, toAlign);
   const failed = lanes.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failed) throw failed.reason;
   return recorded;

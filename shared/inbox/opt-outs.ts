@@ -43,6 +43,12 @@ export interface OptOutRepository {
   listOptOuts(organizationId: string, window: ListWindow): Promise<ListResult<OptOut>>;
   /** Which of `phoneNumbers` are on the list, matched by opt-out key (strongly consistent); the numbers as given. */
   findSuppressed(organizationId: string, phoneNumbers: readonly string[]): Promise<Set<string>>;
+  /**
+   * The record of each of `keys` (numbers or BSUIDs; strongly consistent; an entry stored under an
+   * older form of a number too, read as `updateOptOut` reads it), by the key as given; a key with no
+   * record is absent. Reads only, batched: what a webhook batch's new pairs align on.
+   */
+  recordsOf(organizationId: string, keys: readonly string[]): Promise<Map<string, OptOutRecord>>;
 }
 
 export interface OptOutPorts {

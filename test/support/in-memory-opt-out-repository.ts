@@ -64,6 +64,17 @@ export class InMemoryOptOutRepository implements OptOutRepository {
     return new Set(phoneNumbers.filter((phoneNumber) => isOptedOut(list.get(optOutKeyOf(phoneNumber)))));
   }
 
+  async recordsOf(organizationId: string, keys: readonly string[]): Promise<Map<string, OptOutRecord>> {
+    this.batchGetCalls += Math.ceil(new Set(keys).size / 100);
+    const list = this.of(organizationId);
+    return new Map(
+      keys.flatMap((key) => {
+        const record = list.get(optOutKeyOf(key));
+        return record ? [[key, { ...record }] as const] : [];
+      }),
+    );
+  }
+
   /** Test seeding: puts the number on the list as `source` added it at `createdAt`. */
   seed(organizationId: string, optOut: OptOut): void {
     this.of(organizationId).set(optOutKeyOf(optOut.phoneNumber), { state: 'opted-out', ...optOut });

@@ -275,6 +275,10 @@ export class DynamoDbInboxRepository implements InboxRepository, OptOutRepositor
     return this.optOuts.findSuppressed(organizationId, phoneNumbers);
   }
 
+  recordsOf(organizationId: string, keys: readonly string[]): Promise<Map<string, OptOutRecord>> {
+    return this.optOuts.recordsOf(organizationId, keys);
+  }
+
   // The contact book (Meta's BSUID ↔ phone pairs): the same table, its own adapter.
 
   pairOf(organizationId: string, key: string): Promise<StoredPair | undefined> {

@@ -22,7 +22,7 @@ import type { OptOutChange, OptOutRepository } from '../../inbox/opt-outs';
 import { optOutKeyFormsOf } from '../../recipients/opt-out-key';
 import { isConditionalCheckFailure } from './dynamodb-errors';
 import { inboxKeys, toEntity, type InboxTable, type Item } from './inbox-table';
-import { findSuppressedIn } from './dynamodb-opt-out-lookup';
+import { batchGetOptOuts, findSuppressedIn, maxKeysPerBatchGet } from './dynamodb-opt-out-lookup';
 
 /** Rounds of "a concurrent writer changed the record first" before giving up (503, retried by the caller). */
 const maxUpdateRounds = 5;
@@ -48,6 +48,10 @@ export function recordOfItem(item: Item): StoredRecord {
   return { state: 'opted-out', phoneNumber, source: entity.source as OptOut['source'], createdAt: String(entity.createdAt), ...keywordAt, ...writeToken };
 }
 
+/** The record a key reads as: its own item's, else an older form's on the list, else an older form's. */
+const recordOfForms = (canonical: StoredRecord | undefined, olderRecords: readonly StoredRecord[]): StoredRecord | undefined =>
+  canonical ?? olderRecords.find(isOptedOut) ?? olderRecords[0];
+
 export class DynamoDbOptOutList implements OptOutRepository {
   constructor(private readonly table: InboxTable) {}
 
@@ -58,7 +62,7 @@ export class DynamoDbOptOutList implements OptOutRepository {
       const moved = olderForms.filter((_, index) => older[index] !== undefined);
       const canonical = stored && recordOfItem(stored);
       const olderRecords = older.flatMap((item) => (item ? [recordOfItem(item)] : []));
-      const before = canonical ?? olderRecords.find(isOptedOut) ?? olderRecords[0];
+      const before = recordOfForms(canonical, olderRecords);
       const after = change(before);
       if (after === before && moved.length === 0) return { before, after };
       if (after === undefined) throw new TypeError('An opt-out record is never deleted: a removal keeps its keyword time');
@@ -126,6 +130,34 @@ export class DynamoDbOptOutList implements OptOutRepository {
   findSuppressed(organizationId: string, phoneNumbers: readonly string[]): Promise<Set<string>> {
     return findSuppressedIn(this.table, organizationId, phoneNumbers);
   }
+
+  /** Every form of every key in BatchGets of 100, all at once (a webhook batch's pairs: at most a few hundred keys). */
+  async recordsOf(organizationId: string, keys: readonly string[]): Promise<Map<string, OptOutRecord>> {
+    const formsOf = new Map(keys.map((key) => [key, optOutKeyFormsOf(key)]));
+    const forms = [...new Set([...formsOf.values()].flat())];
+    const batches = Array.from({ length: Math.ceil(forms.length / maxKeysPerBatchGet) }, (_, index) =>
+      forms.slice(index * maxKeysPerBatchGet, (index + 1) * maxKeysPerBatchGet),
+    );
+    const stored = new Map<string, StoredRecord>();
+    for (const items of await Promise.all(batches.map((batch) => batchGetOptOuts(this.table, organizationId, batch)))) {
+      for (const item of items) stored.set(String(item.sk), recordOfItem(item));
+    }
+    const records = new Map<string, OptOutRecord>();
+    const storedUnder = (form: string) => stored.get(inboxKeys.optOut(organizationId, form).sk);
+    for (const [key, [canonical, ...olderForms]] of formsOf) {
+      const record = recordOfForms(
+        storedUnder(canonical!),
+        olderForms.flatMap((form) => storedUnder(form) ?? []),
+      );
+      if (record) records.set(key, withoutToken(record));
+    }
+    return records;
+  }
+}
+
+/** A record as the domain sees it (the write token is the adapter's). */
+function withoutToken({ writeToken: _token, ...record }: StoredRecord): OptOutRecord {
+  return record as OptOutRecord;
 }
 
 /** The Put's condition: the item is as it was read (same token; a token-less item written before tokens; or still absent). */

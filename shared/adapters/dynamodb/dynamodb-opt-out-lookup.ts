@@ -10,7 +10,7 @@ import { optOutKeyFormsOf, optOutKeyOf } from '../../recipients/opt-out-key';
 import { inboxKeys, type InboxTable, type Item } from './inbox-table';
 
 /** DynamoDB's BatchGetItem limit. */
-const maxKeysPerBatchGet = 100;
+export const maxKeysPerBatchGet = 100;
 /** Rounds of re-reading the keys a BatchGet left unprocessed (throttling) before giving up. */
 const maxBatchGetRounds = 5;
 /** BatchGets of one opt-out lookup in flight at once. */
@@ -82,16 +82,33 @@ async function keysOnListUpTo(table: InboxTable, organizationId: string, limit: 
 
 /** The keys on the list among up to 100 stored forms: one BatchGet (unprocessed keys read again). */
 async function keysOnListAmong(table: InboxTable, organizationId: string, forms: readonly string[]): Promise<string[]> {
-  const found: string[] = [];
+  const items = await batchGetOptOuts(table, organizationId, forms, projection);
+  return items.flatMap((item) => {
+    const key = keyOnList(item);
+    return key === undefined ? [] : [key];
+  });
+}
+
+/**
+ * The stored opt-out items of up to 100 forms of keys: one strongly consistent BatchGet, the keys it
+ * left unprocessed (throttling) read again up to 5 rounds.
+ *
+ * @example
+ * await batchGetOptOuts(table, 'org_1', ['447700900123', 'GB.1349']); // the items found, any order
+ */
+export async function batchGetOptOuts(
+  table: InboxTable,
+  organizationId: string,
+  forms: readonly string[],
+  only: Partial<typeof projection> = {},
+): Promise<Item[]> {
+  const found: Item[] = [];
   let keys: Item[] = forms.map((form) => inboxKeys.optOut(organizationId, form));
   for (let round = 0; keys.length > 0; round += 1) {
     if (round >= maxBatchGetRounds) throw new InboxStoreUnavailableError('Inbox store left opt-out reads unprocessed');
     const tableName = table.tableName;
-    const result = await table.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true, ...projection } } }));
-    for (const item of result.Responses?.[tableName] ?? []) {
-      const key = keyOnList(item);
-      if (key !== undefined) found.push(key);
-    }
+    const result = await table.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true, ...only } } }));
+    found.push(...((result.Responses?.[tableName] ?? []) as Item[]));
     keys = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Item[];
   }
   return found;

@@ -93,6 +93,20 @@ test('an SDK retry of an applied write (its condition then fails on our own toke
   expect(await optOutCount(organizationId)).toBe(1);
 });
 
+test('the records of many keys in BatchGets of 100: numbers and BSUIDs, on the list or not, none for keys never seen', async () => {
+  const organizationId = 'org_records';
+  const numbers = Array.from({ length: 150 }, (_, index) => `4477008${String(index).padStart(5, '0')}`);
+  await keyword(organizationId, numbers[0]!, 'STOP', 1);
+  await keyword(organizationId, numbers[149]!, 'STOP', 2);
+  await keyword(organizationId, numbers[149]!, 'START', 3);
+  await addOptOut(ports, { organizationId, phoneNumber: 'GB.13491208655302741918', source: 'api' });
+  const records = await list.recordsOf(organizationId, [...numbers, 'GB.13491208655302741918', 'GB.2']);
+  expect(records.size).toBe(3);
+  expect(records.get(numbers[0]!)).toMatchObject({ state: 'opted-out', source: 'keyword', keywordAt: at(1).toISOString() });
+  expect(records.get(numbers[149]!)).toEqual({ state: 'opted-in', phoneNumber: numbers[149], keywordAt: at(3).toISOString() });
+  expect(records.get('GB.13491208655302741918')).toMatchObject({ state: 'opted-out', source: 'api' });
+});
+
 test('entries stored under an older form before the key existed are found, listed once, and moved to the key on first change', async () => {
   const organizationId = 'org_legacy';
   const legacy = (phoneNumber: string, source: string) =>
@@ -110,6 +124,11 @@ test('entries stored under an older form before the key existed are found, liste
 
   const asked = ['525512345678', '5581988887777', '447700900000'];
   expect(await list.findSuppressed(organizationId, asked)).toEqual(new Set(['525512345678', '5581988887777']));
+  // The records as a pair's alignment reads them: found under the older forms, by the keys as given, without moving them.
+  const records = await list.recordsOf(organizationId, [...asked, 'MX.1349']);
+  expect([...records.keys()].sort()).toEqual(['525512345678', '5581988887777']);
+  expect(records.get('525512345678')).toEqual({ state: 'opted-out', phoneNumber: '5215512345678', source: 'api', createdAt: '2026-01-01T00:00:00.000Z' });
+  expect((await items(organizationId)).map((item) => item.sk)).toEqual(['PHONE#5215512345678', 'PHONE#558188887777']);
   // Over 100 numbers: the list itself is read, with the same answer.
   const many = [...asked, ...Array.from({ length: 120 }, (_, index) => `4477009${String(index).padStart(5, '0')}`)];
   expect(await list.findSuppressed(organizationId, many)).toEqual(new Set(['525512345678', '5581988887777']));

@@ -101,6 +101,23 @@ describe('learning pairs (learnPairs)', () => {
     expect(contactBook.writes).toBe(writes);
   });
 
+  test('the new pairs of a batch read their opt-out records in one batched read after every pair write, and write only where a key must change', async () => {
+    const { pairPorts, optOuts, contactBook, keyword, onList } = setup();
+    await keyword('GB.3', 'STOP', 10);
+    const pairs = [1, 2, 3].map((n) => ({ phoneNumber: `44770090012${n}`, userId: `GB.${n}`, at: T(30) }));
+    const order: string[] = [];
+    const recordPair = contactBook.recordPair.bind(contactBook);
+    contactBook.recordPair = async (organizationId, pair) => (order.push(`pair ${pair.userId}`), recordPair(organizationId, pair));
+    const recordsOf = optOuts.recordsOf.bind(optOuts);
+    optOuts.recordsOf = async (organizationId, keys) => (order.push(`read ${keys.length}`), recordsOf(organizationId, keys));
+    const updateOptOut = jest.spyOn(optOuts, 'updateOptOut');
+    expect(await learnPairs(pairPorts, 'org_a', pairs)).toBe(3);
+    expect(order).toEqual(['pair GB.1', 'pair GB.2', 'pair GB.3', 'read 6']);
+    // Only the pair with a STOP under its BSUID gets its decision applied, to both keys (the BSUID's record already holds it: only the number's is written).
+    expect(updateOptOut.mock.calls.map(([, key]) => key)).toEqual(['447700900123', 'GB.3']);
+    expect(onList()).toEqual(['447700900123', 'GB.3']);
+  });
+
   test('a known pair on a first delivery costs no write and no alignment (its batch, had it crashed, would come back as a recheck)', async () => {
     const { pairPorts, contactBook, keyword, onList } = setup();
     await keyword(bsuid, 'STOP', 10);
