@@ -22,7 +22,7 @@ import type { OptOutChange, OptOutRepository } from '../../inbox/opt-outs';
 import { optOutKeyFormsOf } from '../../recipients/opt-out-key';
 import { isConditionalCheckFailure } from './dynamodb-errors';
 import { inboxKeys, toEntity, type InboxTable, type Item } from './inbox-table';
-import { batchGetOptOuts, findSuppressedIn, maxKeysPerBatchGet } from './dynamodb-opt-out-lookup';
+import { batchGetOptOuts, findSuppressedIn } from './dynamodb-opt-out-lookup';
 
 /** Rounds of "a concurrent writer changed the record first" before giving up (503, retried by the caller). */
 const maxUpdateRounds = 5;
@@ -131,17 +131,12 @@ export class DynamoDbOptOutList implements OptOutRepository {
     return findSuppressedIn(this.table, organizationId, phoneNumbers);
   }
 
-  /** Every form of every key in BatchGets of 100, all at once (a webhook batch's pairs: at most a few hundred keys). */
+  /** Every form of every key, read in BatchGets of 100 (dynamodb-opt-out-lookup.ts). */
   async recordsOf(organizationId: string, keys: readonly string[]): Promise<Map<string, OptOutRecord>> {
     const formsOf = new Map(keys.map((key) => [key, optOutKeyFormsOf(key)]));
     const forms = [...new Set([...formsOf.values()].flat())];
-    const batches = Array.from({ length: Math.ceil(forms.length / maxKeysPerBatchGet) }, (_, index) =>
-      forms.slice(index * maxKeysPerBatchGet, (index + 1) * maxKeysPerBatchGet),
-    );
     const stored = new Map<string, StoredRecord>();
-    for (const items of await Promise.all(batches.map((batch) => batchGetOptOuts(this.table, organizationId, batch)))) {
-      for (const item of items) stored.set(String(item.sk), recordOfItem(item));
-    }
+    for (const item of await batchGetOptOuts(this.table, organizationId, forms)) stored.set(String(item.sk), recordOfItem(item));
     const records = new Map<string, OptOutRecord>();
     const storedUnder = (form: string) => stored.get(inboxKeys.optOut(organizationId, form).sk);
     for (const [key, [canonical, ...olderForms]] of formsOf) {

@@ -10,7 +10,7 @@ import { optOutKeyFormsOf, optOutKeyOf } from '../../recipients/opt-out-key';
 import { inboxKeys, type InboxTable, type Item } from './inbox-table';
 
 /** DynamoDB's BatchGetItem limit. */
-export const maxKeysPerBatchGet = 100;
+const maxKeysPerBatchGet = 100;
 /** Rounds of re-reading the keys a BatchGet left unprocessed (throttling) before giving up. */
 const maxBatchGetRounds = 5;
 /** BatchGets of one opt-out lookup in flight at once. */
@@ -40,15 +40,9 @@ export async function findSuppressedIn(table: InboxTable, organizationId: string
   }
   const forms = [...new Set(phoneNumbers.flatMap(optOutKeyFormsOf))];
   const found = new Set<string>();
-  const wave = maxKeysPerBatchGet * concurrentBatchGets;
-  for (let start = 0; start < forms.length; start += wave) {
-    const batches: string[][] = [];
-    for (let offset = start; offset < Math.min(forms.length, start + wave); offset += maxKeysPerBatchGet) {
-      batches.push(forms.slice(offset, Math.min(offset + maxKeysPerBatchGet, start + wave)));
-    }
-    for (const keys of await Promise.all(batches.map((batch) => keysOnListAmong(table, organizationId, batch)))) {
-      for (const key of keys) found.add(key);
-    }
+  for (const item of await batchGetOptOuts(table, organizationId, forms, projection)) {
+    const key = keyOnList(item);
+    if (key !== undefined) found.add(key);
   }
   return found.size === 0 ? found : new Set(phoneNumbers.filter((phoneNumber) => found.has(optOutKeyOf(phoneNumber))));
 }
@@ -80,18 +74,9 @@ async function keysOnListUpTo(table: InboxTable, organizationId: string, limit: 
   return keys;
 }
 
-/** The keys on the list among up to 100 stored forms: one BatchGet (unprocessed keys read again). */
-async function keysOnListAmong(table: InboxTable, organizationId: string, forms: readonly string[]): Promise<string[]> {
-  const items = await batchGetOptOuts(table, organizationId, forms, projection);
-  return items.flatMap((item) => {
-    const key = keyOnList(item);
-    return key === undefined ? [] : [key];
-  });
-}
-
 /**
- * The stored opt-out items of up to 100 forms of keys: one strongly consistent BatchGet, the keys it
- * left unprocessed (throttling) read again up to 5 rounds.
+ * The stored opt-out items of `forms` (any number): strongly consistent BatchGets of 100, up to 10 at
+ * a time; the keys one left unprocessed (throttling) are read again, up to 5 rounds.
  *
  * @example
  * await batchGetOptOuts(table, 'org_1', ['447700900123', 'GB.1349']); // the items found, any order
@@ -102,6 +87,20 @@ export async function batchGetOptOuts(
   forms: readonly string[],
   only: Partial<typeof projection> = {},
 ): Promise<Item[]> {
+  const found: Item[] = [];
+  const wave = maxKeysPerBatchGet * concurrentBatchGets;
+  for (let start = 0; start < forms.length; start += wave) {
+    const batches: string[][] = [];
+    for (let offset = start; offset < Math.min(forms.length, start + wave); offset += maxKeysPerBatchGet) {
+      batches.push(forms.slice(offset, Math.min(offset + maxKeysPerBatchGet, start + wave)));
+    }
+    for (const items of await Promise.all(batches.map((batch) => batchGetAmong(table, organizationId, batch, only)))) found.push(...items);
+  }
+  return found;
+}
+
+/** The stored items of up to 100 forms: one BatchGet, the unprocessed keys asked again. */
+async function batchGetAmong(table: InboxTable, organizationId: string, forms: readonly string[], only: Partial<typeof projection>): Promise<Item[]> {
   const found: Item[] = [];
   let keys: Item[] = forms.map((form) => inboxKeys.optOut(organizationId, form));
   for (let round = 0; keys.length > 0; round += 1) {

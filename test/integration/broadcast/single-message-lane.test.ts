@@ -145,7 +145,8 @@ describe('a single message while another organization drains a large broadcast o
     const audience = await api('POST', '/audiences', { name: 'everyone' });
     expect(audience.status).toBe(201);
     const audienceId = audience.body.data.audienceId as string;
-    await seedMembers(audienceStoreOf(getServices()), { organizationId: campaigner.organizationId, audienceId }, 46, CAMPAIGN_MEMBERS, { concurrency: 4 });
+    // One page at a time: an audience takes one writer at a time (its write lease).
+    await seedMembers(audienceStoreOf(getServices()), { organizationId: campaigner.organizationId, audienceId }, 46, CAMPAIGN_MEMBERS);
     const created = await api('POST', '/campaigns', campaignBody(campaigner, [audienceId], 'the big campaign'));
     expect(created.status).toBe(201);
     const campaignId = created.body.data.campaignId as string;
