@@ -13,7 +13,7 @@ export const inboxRepositorySection = (context: CompositionContext, dynamoDb: Dy
 /** The organization's sender numbers as the inbox sees them (tenancy's phone numbers). */
 export const inboxSenderNumbers = (tenancy: () => Pick<TenancyReader, 'repository'>): SenderNumbers & SenderNumberOfId => ({
   listSenderPhoneNumbers: async (organizationId) => (await tenancy().repository.listPhoneNumbers(organizationId)).map((phone) => phone.digits),
-  // One keyed read of the number (the item the webhook's owner lookup read), not the organization's whole list; another organization's id answers nothing.
+  // One keyed read of the number, not the organization's whole list (the webhook path passes the owner lookup's digits and skips it); another organization's id answers nothing.
   senderPhoneNumberOf: async (organizationId, phoneNumberId) => {
     const phone = await tenancy().repository.findPhoneNumberById(phoneNumberId);
     return phone?.organizationId === organizationId ? phone.digits : undefined;

@@ -276,7 +276,7 @@ function messagesChangeTasks(context: BatchContext, change: MessagesChange, owne
             ports.log.warn('dropped: no sink', { kind: 'inbound', messageId: message.messageId, organizationId: found.organizationId });
             return;
           }
-          await ports.inbound.recordInbound(found.organizationId, message);
+          await ports.inbound.recordInbound(found.organizationId, message, found.phoneNumber);
           // The organization may now reply to, react to or mark read this id through /upstream.
           await ports.receivedIds?.recordReceivedMessageId(found.organizationId, found.wabaId, message.phoneNumberId, message.messageId);
           await publish(context, found.organizationId, (now) => messageReceivedEvent(message, now));

@@ -111,6 +111,8 @@ export interface TemplateAttributeUpdate {
 export interface PhoneNumberOwner {
   organizationId: string;
   wabaId: string;
+  /** The number's digits as the organization registered it (the inbound sink's sender number: no second read). */
+  phoneNumber?: string;
 }
 
 /** Who owns what: the tenancy claims (module bridge). Undefined: nobody on this platform. */
@@ -233,8 +235,11 @@ export interface UpstreamDeliveryStore {
 
 /** Inbound messages: v1 contacts and conversations (the 24-hour window), and message-id ownership. */
 export interface InboundMessageSink {
-  /** Idempotent: a redelivered message changes nothing more. */
-  recordInbound(organizationId: string, message: InboundMessage): Promise<void>;
+  /**
+   * Idempotent: a redelivered message changes nothing more. `senderPhoneNumber`: the receiving
+   * number's digits when the owner lookup already read them (else the sink finds them).
+   */
+  recordInbound(organizationId: string, message: InboundMessage, senderPhoneNumber?: string): Promise<void>;
 }
 
 /** A user's two identities as one webhook event showed them both, at Meta's time of the event. */

@@ -21,16 +21,17 @@ export class InboxInboundMessageSink implements InboundMessageSink {
     private readonly optOuts?: { ports: OptOutPorts; keywords: OptOutKeywords },
   ) {}
 
-  async recordInbound(organizationId: string, message: InboundMessage): Promise<void> {
+  async recordInbound(organizationId: string, message: InboundMessage, knownSenderPhoneNumber?: string): Promise<void> {
     // A change of number is Meta's notice, not the user writing: it re-keys the contact and carries
     // its opt-out (shared/inbox/identity-change.ts) and opens no window.
     if (message.userIdChange) {
       await this.applyIdentityChange(organizationId, message.userIdChange);
       return;
     }
-    // The conversation's sender is the number as the organization registered it; the webhook's display
-    // number is the fallback (same digits, but formatted by Meta).
-    const senderPhoneNumber = (await this.numbers.senderPhoneNumberOf(organizationId, message.phoneNumberId)) ?? message.businessPhoneNumber;
+    // The conversation's sender is the number as the organization registered it (given by the owner
+    // lookup, else read); the webhook's display number is the fallback (same digits, formatted by Meta).
+    const senderPhoneNumber =
+      knownSenderPhoneNumber ?? (await this.numbers.senderPhoneNumberOf(organizationId, message.phoneNumberId)) ?? message.businessPhoneNumber;
     const sentAt = message.timestamp;
     await recordInboundMessage(this.ports, {
       organizationId,

@@ -10,7 +10,7 @@ export class TenancyOwnerDirectory implements OwnerDirectory {
 
   async ownerOfPhoneNumberId(phoneNumberId: string): Promise<PhoneNumberOwner | undefined> {
     const number = await this.tenancy.findPhoneNumberById(phoneNumberId);
-    return number ? { organizationId: number.organizationId, wabaId: number.wabaId } : undefined;
+    return number ? { organizationId: number.organizationId, wabaId: number.wabaId, phoneNumber: number.digits } : undefined;
   }
 
   async ownerOfWaba(wabaId: string): Promise<{ organizationId: string } | undefined> {

@@ -196,4 +196,15 @@ describe('the delivery processor’s sink (InboxInboundMessageSink)', () => {
       [senderB, '2026-03-02T08:00:00.000Z'],
     ]);
   });
+
+  test('takes the sender number the owner lookup already read, without reading it again', async () => {
+    const { ports, services } = setup();
+    const lookups: string[] = [];
+    const sink = new InboxInboundMessageSink(ports, { senderPhoneNumberOf: async (_org, id) => (lookups.push(id), senderA) });
+    const inbound = { messageId: 'wamid.3', from: customer, timestamp: new Date('2026-03-02T08:00:00.000Z'), type: 'text', text: 'hi' };
+    await sink.recordInbound('org_a', { ...inbound, phoneNumberId: 'pn_b', businessPhoneNumber: '999' }, senderB);
+    expect(lookups).toEqual([]);
+    const conversations = await services.listConversations({ organizationId: 'org_a', filter: {}, page: 1, pageSize: 10 });
+    expect(conversations.items.map((item) => item.senderPhoneNumber)).toEqual([senderB]);
+  });
 });
