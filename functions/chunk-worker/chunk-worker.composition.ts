@@ -44,7 +44,7 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
       latencyPriorMs: worker.latencyPriorMs,
       safetyMarginMs: worker.safetyMarginMs,
       upstreamTimeoutMs: context.config.upstream.timeoutMs,
-      outcomeBatchSize: 25,
+      outcomeBatchSize: 48,
       flushIntervalMs: 250,
       pauseRecheckSeconds: worker.pauseRecheckSeconds,
       templatePauseTimeoutMs: worker.templatePauseTimeoutMs,

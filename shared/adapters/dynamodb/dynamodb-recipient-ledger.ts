@@ -1,7 +1,8 @@
 /**
  * The recipient ledger in the messaging table, in pages (keys and item shapes: messaging-table.ts,
  * ledger-page-items.ts): a group of recipients of one page is claimed in one conditional write, a
- * flush of outcomes writes each page once (setting only its recipients' attributes), and each
+ * flush of outcomes writes each page once (a page it holds whole in a BatchWriteItem, others setting only
+ * its recipients' attributes), and each
  * outcome's tally code is written with it. Entries written before the pages are still read.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -15,8 +16,9 @@ import type {
   RecipientLedger,
 } from '../../broadcast/broadcast-stores';
 import type { DeliveryFacts, TallyCode } from '../../delivery/recipient-status';
+import { defaultStoreRetryPolicy, type StoreRetryPolicy } from '../../ports/store-retry';
 import { classifyStoreFaults } from './dynamodb-errors';
-import { CLAIMED_PREFIX, encodePageEntry, ledgerPageKey, ledgerPageOf, pageEntriesUpdate, pageEntryAttribute } from './ledger-page-items';
+import { CLAIMED_PREFIX, encodePageEntry, ledgerPageKey, ledgerPageOf, outcomePageWrites, pageEntryAttribute } from './ledger-page-items';
 import { claimOnPage, legacyEntryIndexes, newClaimToken, readChunkLedger, readLedgerEntry, readLegacyEntry, readPage } from './ledger-pages';
 import { locateLedgerMessage } from './ledger-message-ids';
 import { decodeRecipients } from './messaging-job-items';
@@ -40,7 +42,12 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
   /** Each group claim's token by its call's `claims` array (a retried call passes the same array). */
   private readonly claimTokens = new WeakMap<readonly RecipientClaim[], string>();
 
-  constructor(client: DynamoDBDocumentClient, tableName: string) {
+  /** `retryPolicy`: the pauses between offers of items a BatchWriteItem left unprocessed (the chunk worker's store-retry policy unless given). */
+  constructor(
+    client: DynamoDBDocumentClient,
+    tableName: string,
+    private readonly retryPolicy: StoreRetryPolicy = defaultStoreRetryPolicy,
+  ) {
     classifyStoreFaults(client);
     this.table = { client, tableName };
   }
@@ -105,28 +112,29 @@ export class DynamoDbRecipientLedger implements RecipientLedger {
   }
 
   /**
-   * One UpdateItem per page, setting only its recipients' entries (the claim's token goes with the
-   * claimed value). The message ids' records first: an outcome naming a message id is always
-   * findable by it. Then the recipients' tally codes, one UpdateItem per tally item, never lowering
-   * an event's code.
+   * The message ids' records first (an outcome naming a message id is always findable by it), then
+   * the pages: every page the flush holds whole as one item, 25 to a BatchWriteItem, a page it holds
+   * in part by an UpdateItem of its recipients' entries (ledger-page-items.ts `outcomePageWrites`;
+   * the claim's token leaves with the claimed value). Items left unprocessed are offered again on the
+   * store-retry policy's pauses. Then the recipients' tally codes, one UpdateItem per tally item,
+   * never lowering an event's code.
    */
   async recordOutcomes(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[]): Promise<void> {
     const expiresAt = expiresAtFrom(new Date());
     const records = entries.flatMap((entry) =>
       entry.messageId ? [{ PutRequest: { Item: messageIdRecordItem(entry.messageId, { jobId, chunkIndex, index: entry.index }, expiresAt) } }] : [],
     );
-    await batchWrite(this.table, records, 'message id records still unprocessed after retries');
-    const byPage = new Map<number, Map<number, string>>();
-    for (const entry of entries) {
-      const page = ledgerPageOf(entry.index);
-      byPage.set(page, (byPage.get(page) ?? new Map<number, string>()).set(entry.index, encodePageEntry(entry)));
-    }
-    await Promise.all(
-      [...byPage.values()].map((values) => {
-        const key = ledgerPageKey(jobId, chunkIndex, values.keys().next().value!);
-        return this.table.client.send(new UpdateCommand({ TableName: this.table.tableName, Key: key, ...pageEntriesUpdate(values, expiresAt, false) }));
-      }),
-    );
+    await batchWrite(this.table, records, 'message id records still unprocessed', this.retryPolicy);
+    const pages = outcomePageWrites(jobId, chunkIndex, entries, expiresAt);
+    await Promise.all([
+      batchWrite(
+        this.table,
+        pages.items.map((Item) => ({ PutRequest: { Item } })),
+        'ledger pages still unprocessed',
+        this.retryPolicy,
+      ),
+      ...pages.updates.map((update) => this.table.client.send(new UpdateCommand({ TableName: this.table.tableName, ...update }))),
+    ]);
     await writeTallyCodes(this.table, jobId, entries, expiresAt);
   }
 

@@ -170,6 +170,46 @@ export function decodeLedgerPage(item: Item): PagedEntry[] {
   return entries;
 }
 
+/** What one flush of outcomes writes to the pages: whole page items and updates of pages it holds in part. */
+export interface OutcomePageWrites {
+  /** Pages the flush holds every entry of: the whole item (a BatchWriteItem PutRequest each). */
+  items: Item[];
+  /** Pages it holds some entries of: an UpdateItem setting only those (the page's other entries stay). */
+  updates: Array<{ Key: { pk: string; sk: string } } & ReturnType<typeof pageEntriesUpdate>>;
+}
+
+/**
+ * The page writes of one flush of outcomes. A page holds nothing but its entries and `expiresAt`, so
+ * a page whose LEDGER_PAGE_SIZE entries are all in the flush is replaced whole: the same values an
+ * UpdateItem would set, but 25 pages go in one BatchWriteItem. A page the flush holds in part (its
+ * other recipients someone else's, refused at accept, not sent yet or the chunk's last page) keeps
+ * the UpdateItem of its own entries, so nothing written by another writer is replaced.
+ *
+ * @example
+ * const { items, updates } = outcomePageWrites(jobId, 0, entries, expiresAt); // entries 0–11: page 0 whole, page 1 in part
+ */
+export function outcomePageWrites(jobId: string, chunkIndex: number, entries: readonly LedgerEntry[], expiresAt: number): OutcomePageWrites {
+  const byPage = new Map<number, Map<number, string>>();
+  for (const entry of entries) {
+    const page = ledgerPageOf(entry.index);
+    let values = byPage.get(page);
+    if (!values) byPage.set(page, (values = new Map()));
+    values.set(entry.index, encodePageEntry(entry));
+  }
+  const writes: OutcomePageWrites = { items: [], updates: [] };
+  for (const [page, values] of byPage) {
+    const key = messagingKeys.ledgerPage(jobId, chunkIndex, page);
+    if (values.size < LEDGER_PAGE_SIZE) {
+      writes.updates.push({ Key: key, ...pageEntriesUpdate(values, expiresAt, false) });
+      continue;
+    }
+    const item: Item = { ...key, expiresAt };
+    for (const [index, value] of values) item[pageEntryAttribute(index)] = value;
+    writes.items.push(item);
+  }
+  return writes;
+}
+
 /**
  * One page's UpdateItem setting `values` (by recipient index), with `expiresAt` set once. `onlyIfAbsent`:
  * the claim's condition, every entry still unwritten (one write decides the whole group).

@@ -7,6 +7,8 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchWriteCommand, PutCommand, UpdateCommand, paginateQuery, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { LedgerEntry } from '../../broadcast/broadcast-stores';
 import { tallyCodeOfOutcome } from '../../broadcast/chunk-outcomes';
+import { StoreUnavailableError } from '../../ports/errors';
+import { defaultStoreRetryPolicy, retryDelayMs, type StoreRetryPolicy } from '../../ports/store-retry';
 import { tallyOutcomeUpdates } from './messaging-tally-items';
 
 type Item = Record<string, unknown>;
@@ -50,22 +52,39 @@ export async function putIfAbsent(table: MessagingTable, item: Item): Promise<bo
   }
 }
 
+/** Requests one BatchWriteItem takes at most. */
+export const BATCH_WRITE_SIZE = 25;
+
 /**
- * Puts and deletes in batches of 25; `exhausted` is the error's message when some stay unprocessed after every retry.
+ * Puts and deletes in BatchWriteItem calls of 25, sent together. Items the table hands back
+ * unprocessed (throttling) are offered again after the store-retry policy's pauses (shared/ports/store-retry.ts:
+ * jittered, doubling); when some are still unprocessed after `policy.maxAttempts` calls, a
+ * StoreUnavailableError (`exhausted` and the count): a fault the caller's store retry may mend, as
+ * every request here is a Put or Delete that can be written again.
  *
  * @example
  * await batchWrite(table, keys.map((key) => ({ DeleteRequest: { Key: key } })), 'Discarded job items stayed unprocessed');
  */
-export async function batchWrite(table: MessagingTable, requests: ReadonlyArray<Record<string, unknown>>, exhausted: string): Promise<void> {
-  for (let start = 0; start < requests.length; start += 25) {
-    let batch = requests.slice(start, start + 25);
-    // BatchWrite may hand back unprocessed items under load; keep offering them, with a short pause.
-    for (let attempt = 0; batch.length > 0; attempt += 1) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1000, 25 * 2 ** attempt)));
-      const result = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.tableName]: batch as never } }));
-      batch = (result.UnprocessedItems?.[table.tableName] ?? []) as typeof batch;
-      if (attempt > 8 && batch.length > 0) throw new Error(exhausted);
-    }
+export async function batchWrite(
+  table: MessagingTable,
+  requests: ReadonlyArray<Record<string, unknown>>,
+  exhausted: string,
+  policy: StoreRetryPolicy = defaultStoreRetryPolicy,
+): Promise<void> {
+  const batches: Array<ReadonlyArray<Record<string, unknown>>> = [];
+  for (let start = 0; start < requests.length; start += BATCH_WRITE_SIZE) batches.push(requests.slice(start, start + BATCH_WRITE_SIZE));
+  await Promise.all(batches.map((batch) => writeBatch(table, batch, exhausted, policy)));
+}
+
+async function writeBatch(table: MessagingTable, requests: ReadonlyArray<Record<string, unknown>>, exhausted: string, policy: StoreRetryPolicy): Promise<void> {
+  let batch = requests;
+  for (let attempt = 1; ; attempt += 1) {
+    const result = await table.client.send(new BatchWriteCommand({ RequestItems: { [table.tableName]: batch as never } }));
+    batch = (result.UnprocessedItems?.[table.tableName] ?? []) as typeof batch;
+    if (batch.length === 0) return;
+    if (attempt >= policy.maxAttempts) throw new StoreUnavailableError(`${exhausted}: ${batch.length} of ${requests.length} after ${attempt} calls`);
+    const delayMs = retryDelayMs(policy, attempt, Math.random);
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
   }
 }
 

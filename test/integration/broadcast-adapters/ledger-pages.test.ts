@@ -1,7 +1,9 @@
 /**
  * The ledger in pages on dynalite (shared/adapters/dynamodb/ledger-page-items.ts, ledger-pages.ts):
  * a group claim is one conditional write per page, recognised as ours after an SDK retry of an
- * applied write, skips recipients someone holds, and honours entries written before the pages.
+ * applied write, skips recipients someone holds, and honours entries written before the pages; a
+ * flush of outcomes writes the pages it holds whole in BatchWriteItem calls (items left unprocessed
+ * offered again on the store-retry policy's pauses) and the others by an UpdateItem of their entries.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { dynamoDbBroadcastStores } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
@@ -14,6 +16,8 @@ import { freshJobId, job, later, now, outcome } from '../../support/contracts/br
 import { chunkProgressOf } from '../../support/chunk-progress';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
 import { clientLosingAppliedWrites } from '../../support/lost-write-client';
+import { countingClient } from '../../support/unprocessed-batch-client';
+import { StoreUnavailableError } from '../../../shared/ports/errors';
 
 let dynamo: TestDynamo;
 let repository: JobStore & RecipientLedger & ChunkProgressStore;
@@ -38,7 +42,7 @@ const pageEntries = async (jobId: string, index: number) => {
   const page = await dynamo.documentClient.send(
     new GetCommand({ TableName: dynamo.tableNames.messaging, Key: ledgerPageKey(jobId, 0, index), ConsistentRead: true }),
   );
-  return page.Item ? decodeLedgerPage(page.Item) : [];
+  return (page.Item ? decodeLedgerPage(page.Item) : []).sort((a, b) => a.entry.index - b.entry.index);
 };
 
 describe('ledger pages', () => {
@@ -136,5 +140,52 @@ describe('ledger pages', () => {
     ]);
     await expect(repository.reconcileChunk(jobId, 0, later)).resolves.toEqual({ done: true });
     expect((await chunkProgressOf(repository, jobId))[0]).toMatchObject({ sent: 1, failed: 1, unknown: 1, done: true });
+  });
+
+  it('a flush writes the pages it holds whole in one BatchWriteItem after the message id records, a page held in part by one UpdateItem; another claimer’s entry on it stays', async () => {
+    const jobId = await newJob(LEDGER_PAGE_SIZE * 3);
+    // Someone else's claim of 20 (page 2); ours: 0–19 and 21–23 (pages 0 and 1 whole, page 2 in part).
+    await repository.claimRecipient(jobId, 0, 20, to(20), now);
+    const ours = Array.from({ length: LEDGER_PAGE_SIZE * 3 }, (_, index) => index).filter((index) => index !== 20);
+    expect((await repository.claimRecipients(jobId, 0, claims(ours), now)).every((result) => result.claimed)).toBe(true);
+    const outcomes = ours.map((index) => outcome(index, 'SENT', { messageId: `wamid.${jobId}.${index}` }));
+    const { documentClient, calls, client } = countingClient(dynamo.endpoint);
+    await new DynamoDbRecipientLedger(documentClient, dynamo.tableNames.messaging).recordOutcomes(jobId, 0, outcomes);
+    // 23 records (one batch), pages 0 and 1 (one batch); page 2's UpdateItem and the tally item's.
+    expect(calls).toEqual({ BatchWriteItemCommand: 2, UpdateItemCommand: 2 });
+    const stored = new Map<number, { entry: LedgerEntry; token?: string }>();
+    for (const page of [0, 8, 16]) for (const { entry, token } of await pageEntries(jobId, page)) stored.set(entry.index, { entry, token });
+    expect(ours.map((index) => stored.get(index))).toEqual(outcomes.map((entry) => ({ entry })));
+    expect(stored.get(20)).toEqual({ entry: expect.objectContaining({ index: 20, status: 'SENDING' }), token: expect.any(String) });
+    await expect(repository.findByMessageId(`wamid.${jobId}.9`)).resolves.toEqual({ jobId, chunkIndex: 0, entry: outcomes[9] });
+    client.destroy();
+  });
+
+  it('items a BatchWriteItem leaves unprocessed are offered again; still unprocessed after the policy’s calls: StoreUnavailableError, and the call again writes them', async () => {
+    const jobId = await newJob(LEDGER_PAGE_SIZE * 2);
+    const indexes = Array.from({ length: LEDGER_PAGE_SIZE * 2 }, (_, index) => index);
+    await repository.claimRecipients(jobId, 0, claims(indexes), now);
+    const outcomes = indexes.map((index) => outcome(index, 'SENT', { messageId: `wamid.${jobId}.${index}` }));
+    const policy = { maxAttempts: 3, baseDelayMs: 2, maxDelayMs: 4 };
+    const throttled = countingClient(dynamo.endpoint, { unprocessedCalls: 1, unprocessedPerCall: 2 });
+    await new DynamoDbRecipientLedger(throttled.documentClient, dynamo.tableNames.messaging, policy).recordOutcomes(jobId, 0, outcomes);
+    // The records' batch held back two requests (offered again: two calls), then the pages' batch in one.
+    expect(throttled.heldBack.requests).toBe(2);
+    expect(throttled.calls.BatchWriteItemCommand).toBe(3);
+    expect((await pageEntries(jobId, 8)).map(({ entry }) => entry)).toEqual(outcomes.slice(8));
+    await expect(repository.findByMessageId(`wamid.${jobId}.15`)).resolves.toMatchObject({ entry: outcomes[15] });
+    throttled.client.destroy();
+
+    const next = await newJob(LEDGER_PAGE_SIZE);
+    await repository.claimRecipients(next, 0, claims(indexes.slice(0, LEDGER_PAGE_SIZE)), now);
+    const nextOutcomes = outcomes.slice(0, LEDGER_PAGE_SIZE).map((entry) => ({ ...entry, messageId: `wamid.${next}.${entry.index}` }));
+    const down = countingClient(dynamo.endpoint, { unprocessedCalls: Infinity, unprocessedPerCall: 1 });
+    const failing = new DynamoDbRecipientLedger(down.documentClient, dynamo.tableNames.messaging, policy).recordOutcomes(next, 0, nextOutcomes);
+    await expect(failing).rejects.toThrow(StoreUnavailableError);
+    expect(down.calls.BatchWriteItemCommand).toBe(policy.maxAttempts);
+    down.client.destroy();
+    // The store retry calls recordOutcomes again: every write is a Put or a SET of the same values.
+    await repository.recordOutcomes(next, 0, nextOutcomes);
+    expect((await pageEntries(next, 0)).map(({ entry }) => entry)).toEqual(nextOutcomes);
   });
 });

@@ -14,6 +14,8 @@
  * runtime shares it) at the build step, above the SDK's own retries: the port sees a
  * StoreUnavailableError, as after a timeout the SDK could not mend.
  */
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { BuildMiddleware } from '@smithy/types';
 import { getServices } from '../../../functions/composition';
 import { startSqsEventSource } from '../../../local/sqs-event-source';
@@ -34,7 +36,12 @@ import {
   type Recipient,
 } from './broadcast-test-kit';
 
-type Input = { Item?: { pk?: { S?: string } }; Key?: { pk?: { S?: string }; sk?: { S?: string } }; ConditionExpression?: string };
+type Input = {
+  Item?: { pk?: { S?: string } };
+  Key?: { pk?: { S?: string }; sk?: { S?: string } };
+  ConditionExpression?: string;
+  RequestItems?: Record<string, Array<{ PutRequest?: { Item: Record<string, AttributeValue> } }>>;
+};
 
 describe('store faults inside a chunk invocation', () => {
   let runtime: TestRuntime;
@@ -67,23 +74,27 @@ describe('store faults inside a chunk invocation', () => {
   };
   const timeoutError = () => Object.assign(new Error('a request has exceeded the configured requestTimeout (injected)'), { name: 'TimeoutError' });
 
-  it('a timeout in a claim, an outcome and a tally write mid-chunk is retried in place: the chunk finishes in the same invocation, everyone sent once', async () => {
+  it('a timeout in a claim, an outcome and a tally write mid-chunk, and outcome pages left unprocessed, are retried in place: the chunk finishes in the same invocation, everyone sent once', async () => {
     const total = 1_001;
     const data = recipients(total, { first: 9_190_000_000 });
     const jobId = await submit(data);
 
-    const kinds = { claim: 0, outcome: 0, tally: 0 };
+    const kinds = { claim: 0, outcome: 0, tally: 0, unprocessed: 0 };
     const kindOf = (command: string | undefined, input: Input): keyof typeof kinds | undefined => {
-      // Ledger pages (docs/DATA-MODEL.md "Ledger pages"): a group claim is a conditional UpdateItem of its page, an outcome flush an unconditional one.
+      // Ledger pages (docs/DATA-MODEL.md "Ledger pages"): a group claim is a conditional UpdateItem of its page, an outcome flush
+      // an unconditional one (a page it holds in part) or a BatchWriteItem of whole pages (those are left unprocessed once, below).
       const onLedgerPage = command === 'UpdateItemCommand' && input.Key?.pk?.S?.startsWith(`LEDGER#${jobId}#`);
       if (onLedgerPage && input.ConditionExpression?.includes('attribute_not_exists')) return 'claim';
       if (onLedgerPage && input.ConditionExpression === undefined) return 'outcome';
+      const requests = command === 'BatchWriteItemCommand' ? Object.values(input.RequestItems ?? {})[0] : undefined;
+      if (requests?.some((request) => request.PutRequest?.Item.pk?.S?.startsWith(`LEDGER#${jobId}#`))) return 'unprocessed';
       if (command === 'UpdateItemCommand' && input.Key?.pk?.S === `JOB#${jobId}` && input.Key.sk?.S?.startsWith('TALLY#')) return 'tally';
       return undefined;
     };
-    // The 20th group claim, the 40th page outcome write and the 10th tally write of the job time out:
+    // The 20th group claim, the 10th page outcome update and the 10th tally write of the job time out:
     // mid-chunk, once each. The failed request object keeps failing, so only a new call (the port's retry) gets through.
-    const faultAt = { claim: 20, outcome: 40, tally: 10 };
+    // The 5th BatchWriteItem of whole pages is answered with every item unprocessed, none written: the adapter offers them again.
+    const faultAt = { claim: 20, outcome: 10, tally: 10, unprocessed: 5 };
     const failing = new WeakSet<object>();
     const injected: string[] = [];
     const repair = inject('test-store-timeouts-mid-chunk', (next, context) => async (args) => {
@@ -91,6 +102,13 @@ describe('store faults inside a chunk invocation', () => {
       if (failing.has(input)) throw timeoutError();
       const kind = kindOf(context.commandName, input);
       if (kind !== undefined && (kinds[kind] += 1) === faultAt[kind]) {
+        if (kind === 'unprocessed') {
+          injected.push(kind);
+          const [[table, requests]] = Object.entries(input.RequestItems!) as [[string, Array<{ PutRequest?: { Item: Record<string, AttributeValue> } }>]];
+          // The document client's own shape: its unmarshalling of answers sits below this step.
+          const unprocessed = requests.map((request) => ({ PutRequest: { Item: unmarshall(request.PutRequest!.Item) } }));
+          return { output: { $metadata: {}, UnprocessedItems: { [table]: unprocessed } }, response: {} } as never;
+        }
         failing.add(input);
         injected.push(kind);
         throw timeoutError();
@@ -104,7 +122,7 @@ describe('store faults inside a chunk invocation', () => {
       repair();
     }
 
-    expect(injected.sort()).toEqual(['claim', 'outcome', 'tally']);
+    expect(injected.sort()).toEqual(['claim', 'outcome', 'tally', 'unprocessed']);
     const view = await waitForTerminal(organizationId, jobId);
     expect(view).toMatchObject({ status: 'COMPLETED', summary: { sent: total, failed: 0, unknown: 0, pending: 0, chunksDone: 2 } });
     expectExactlyOnce(data);

@@ -46,6 +46,29 @@ export function describeRecipientLedgerContract(name: string, makeRepository: ()
       expect(entries[1]).not.toHaveProperty('sentVia');
     });
 
+    it('a flush of many recipients’ outcomes reads back whole and leaves another claimer’s entry among them as it was', async () => {
+      const jobId = freshJobId();
+      await repository.createJob(job(jobId, 60, 60), [60]);
+      const to = (index: number) => `9198000000${index}`;
+      expect(await repository.claimRecipient(jobId, 0, 20, to(20), now)).toEqual({ claimed: true });
+      const ours = Array.from({ length: 51 }, (_, index) => index).filter((index) => index !== 20);
+      const claimed = await repository.claimRecipients(
+        jobId,
+        0,
+        ours.map((index) => ({ index, to: to(index) })),
+        now,
+      );
+      expect(claimed.every((result) => result.claimed)).toBe(true);
+      const outcomes = ours.map((index) =>
+        index % 7 === 3 ? outcome(index, 'FAILED', { failureReasonCode: '131026' }) : outcome(index, 'SENT', { messageId: `wamid.${jobId}.${index}` }),
+      );
+      await repository.recordOutcomes(jobId, 0, outcomes);
+      const entries = (await repository.readChunkRecipients(jobId, 0)).ledger.map((record) => record.entry).sort((a, b) => a.index - b.index);
+      expect(entries.filter((entry) => entry.index !== 20)).toEqual(outcomes);
+      expect(entries.find((entry) => entry.index === 20)).toMatchObject({ status: 'SENDING', to: to(20) });
+      expect(await repository.findByMessageId(`wamid.${jobId}.48`)).toEqual({ jobId, chunkIndex: 0, entry: outcomes.find((entry) => entry.index === 48) });
+    });
+
     it('reads a waiting recipient as its latest hold until an outcome is recorded', async () => {
       const jobId = freshJobId();
       await repository.createJob(job(jobId, 3, 3), [3]);

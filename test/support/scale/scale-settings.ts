@@ -132,7 +132,7 @@ export function fullScaleSettings(seed = 40): ScaleSettings {
         rateLimitHoldMs: 1_000,
         safetyMarginMs: 15_000,
         upstreamTimeoutMs: 15_000,
-        outcomeBatchSize: 25,
+        outcomeBatchSize: 48,
         flushIntervalMs: 250,
         pauseRecheckSeconds: 60,
         templatePauseTimeoutMs: 3 * 3_600_000,

@@ -5,7 +5,7 @@
  * refused, for the repair command to rewrite.
  */
 import fc from 'fast-check';
-import { decodePageEntry, encodePageEntry } from '../../../shared/adapters/dynamodb/ledger-page-items';
+import { decodeLedgerPage, decodePageEntry, encodePageEntry, LEDGER_PAGE_SIZE, outcomePageWrites } from '../../../shared/adapters/dynamodb/ledger-page-items';
 import { MalformedMessagingItemError } from '../../../shared/adapters/dynamodb/messaging-table';
 import type { LedgerEntry, LedgerStatus } from '../../../shared/broadcast/ports';
 import { refusedRecipientKey } from '../../../shared/broadcast/earlier-recipients';
@@ -95,5 +95,48 @@ describe('ledger page codec', () => {
     expect(() => decodePageEntry(0, broken)).toThrow(MalformedMessagingItemError);
     expect(() => decodePageEntry(0, 'F0|0|e||a%41b||')).toThrow(MalformedMessagingItemError);
     expect(() => decodePageEntry(0, 'F0|0|e||ab|')).toThrow(MalformedMessagingItemError);
+  });
+
+  it('a flush’s page writes: a page it holds whole is one item of its keys, expiresAt and its entries (decoding to them); a page held in part an UpdateItem of its entries only', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.nat({ max: LEDGER_PAGE_SIZE * 4 - 1 }), { minLength: 1 }), entryArbitrary, (indexes, template) => {
+        const entries = indexes.map((index) => ({ ...template, index }));
+        const { items, updates } = outcomePageWrites('pub_1', 2, entries, 1_900_000_000);
+        const countOn = (page: number) => indexes.filter((index) => Math.floor(index / LEDGER_PAGE_SIZE) === page).length;
+        expect(items.map((item) => item.sk).sort()).toEqual([0, 1, 2, 3].filter((page) => countOn(page) === LEDGER_PAGE_SIZE).map((page) => `P#0000${page}`));
+        for (const item of items) {
+          expect(Object.keys(item).sort()).toEqual(['expiresAt', 'pk', 'sk', ...Array.from({ length: LEDGER_PAGE_SIZE }, (_, offset) => `e${offset}`)].sort());
+          expect(item).toMatchObject({ pk: 'LEDGER#pub_1#2', expiresAt: 1_900_000_000 });
+          const decoded = decodeLedgerPage(item).map(({ entry }) => entry);
+          expect(decoded.sort((a, b) => a.index - b.index)).toEqual(
+            entries.filter((entry) => decoded.some((read) => read.index === entry.index)).sort((a, b) => a.index - b.index),
+          );
+        }
+        for (const update of updates) {
+          const page = Number(update.Key.sk.slice(2));
+          expect(countOn(page)).toBeLessThan(LEDGER_PAGE_SIZE);
+          expect(update.ConditionExpression).toBeUndefined();
+          expect(Object.values(update.ExpressionAttributeNames).sort()).toEqual(
+            indexes
+              .filter((index) => Math.floor(index / LEDGER_PAGE_SIZE) === page)
+              .map((index) => `e${index % LEDGER_PAGE_SIZE}`)
+              .sort(),
+          );
+        }
+        expect(items.length * LEDGER_PAGE_SIZE + updates.reduce((sum, update) => sum + Object.keys(update.ExpressionAttributeNames).length, 0)).toBe(
+          indexes.length,
+        );
+      }),
+      { numRuns: 300 },
+    );
+    const twelve = Array.from({ length: 12 }, (_, index) => ({
+      index,
+      to: `9198${index}`,
+      status: 'SENT' as const,
+      attempts: 1,
+      updatedAt: '2026-11-27T08:00:00.000Z',
+    }));
+    const { items, updates } = outcomePageWrites('pub_1', 0, twelve, 1);
+    expect([items.map((item) => item.sk), updates.map((update) => update.Key.sk)]).toEqual([['P#00000'], ['P#00001']]);
   });
 });
