@@ -73,7 +73,7 @@ export class ChunkOutcomes {
   constructor(
     private readonly broadcasts: RecipientLedger & ChunkProgressStore,
     private readonly message: Pick<OutboundMessage, 'jobId' | 'chunkIndex'>,
-    private readonly batching: { outcomeBatchSize: number; flushIntervalMs: number },
+    private readonly batching: { outcomeBatchSize: number; flushIntervalMs: number; outcomeGroupSize?: number },
     private readonly clock: Clock,
   ) {
     this.lastFlush = clock.now().getTime();
@@ -99,7 +99,7 @@ export class ChunkOutcomes {
       this.report.unknown += 1;
     }
     const due = this.buffered.length >= this.batching.outcomeBatchSize || this.clock.now().getTime() - this.lastFlush >= this.batching.flushIntervalMs;
-    if (due) void this.flush();
+    if (due) void this.flush({ holdOpenGroup: true });
   }
 
   /** A recipient someone else claimed: no send, no entry of ours. */
@@ -113,10 +113,16 @@ export class ChunkOutcomes {
     this.report.unknown += 1;
   }
 
-  flush(): Promise<void> {
-    const entries = this.buffered;
+  /**
+   * Writes what is buffered (and the progress so far). `holdOpenGroup` (a flush due by count or
+   * age): the entries of the last outcome group it holds in part stay for the next flush, which
+   * completes it (lanes finish nearly in request order), so the ledger writes that group whole; at
+   * most one group's entries wait one more flush. The final flush writes everything.
+   */
+  flush(options: { holdOpenGroup?: boolean } = {}): Promise<void> {
+    const [entries, held] = options.holdOpenGroup ? splitOpenGroup(this.buffered, this.batching.outcomeGroupSize) : [this.buffered, []];
     const progress = this.delta;
-    this.buffered = [];
+    this.buffered = held;
     this.delta = emptyDelta();
     this.lastFlush = this.clock.now().getTime();
     if (entries.length === 0 && progress.sent + progress.failed + progress.unknown === 0) return this.flushing;
@@ -130,4 +136,17 @@ export class ChunkOutcomes {
       .catch((error: unknown) => this.fail(error));
     return this.flushing;
   }
+}
+
+/**
+ * `entries` less those of the highest outcome group of `groupSize` consecutive indexes when it holds
+ * fewer than `groupSize` of them (the group still being finished), and those held back; everything
+ * when there is no group size or the open group is all there is.
+ */
+function splitOpenGroup(entries: LedgerEntry[], groupSize: number | undefined): [LedgerEntry[], LedgerEntry[]] {
+  if (groupSize === undefined || groupSize <= 1 || entries.length === 0) return [entries, []];
+  const open = Math.floor(Math.max(...entries.map((entry) => entry.index)) / groupSize);
+  const held = entries.filter((entry) => Math.floor(entry.index / groupSize) === open);
+  if (held.length >= groupSize || held.length === entries.length) return [entries, []];
+  return [entries.filter((entry) => Math.floor(entry.index / groupSize) !== open), held];
 }

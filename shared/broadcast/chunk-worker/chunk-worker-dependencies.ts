@@ -31,6 +31,12 @@ export interface ChunkWorkerSettings extends SendPolicySettings {
   /** Outcomes are written in batches of this many (or sooner, see flushIntervalMs). */
   outcomeBatchSize: number;
   flushIntervalMs: number;
+  /**
+   * Consecutive recipients whose outcomes the ledger stores together (the DynamoDB ledger's page of 8):
+   * a flush due by count or age holds back the last group it holds in part, so the next writes it whole (one
+   * item in a BatchWriteItem instead of an UpdateItem per part). Absent: batches as they come.
+   */
+  outcomeGroupSize?: number;
   /** Held recipients of a paused job come back after this many seconds (an SQS delay: at most 900). */
   pauseRecheckSeconds: number;
   /**

@@ -79,36 +79,41 @@ describe('store faults inside a chunk invocation', () => {
     const data = recipients(total, { first: 9_190_000_000 });
     const jobId = await submit(data);
 
-    const kinds = { claim: 0, outcome: 0, tally: 0, unprocessed: 0 };
+    const kinds = { claim: 0, outcome: 0, tally: 0 };
     const kindOf = (command: string | undefined, input: Input): keyof typeof kinds | undefined => {
       // Ledger pages (docs/DATA-MODEL.md "Ledger pages"): a group claim is a conditional UpdateItem of its page, an outcome flush
-      // an unconditional one (a page it holds in part) or a BatchWriteItem of whole pages (those are left unprocessed once, below).
+      // an unconditional one (a page it holds in part) or a BatchWriteItem of whole pages.
       const onLedgerPage = command === 'UpdateItemCommand' && input.Key?.pk?.S?.startsWith(`LEDGER#${jobId}#`);
       if (onLedgerPage && input.ConditionExpression?.includes('attribute_not_exists')) return 'claim';
       if (onLedgerPage && input.ConditionExpression === undefined) return 'outcome';
       const requests = command === 'BatchWriteItemCommand' ? Object.values(input.RequestItems ?? {})[0] : undefined;
-      if (requests?.some((request) => request.PutRequest?.Item.pk?.S?.startsWith(`LEDGER#${jobId}#`))) return 'unprocessed';
+      if (requests?.some((request) => request.PutRequest?.Item.pk?.S?.startsWith(`LEDGER#${jobId}#`))) return 'outcome';
       if (command === 'UpdateItemCommand' && input.Key?.pk?.S === `JOB#${jobId}` && input.Key.sk?.S?.startsWith('TALLY#')) return 'tally';
       return undefined;
     };
     // The 20th group claim, the 10th page outcome update and the 10th tally write of the job time out:
     // mid-chunk, once each. The failed request object keeps failing, so only a new call (the port's retry) gets through.
-    // The 5th BatchWriteItem of whole pages is answered with every item unprocessed, none written: the adapter offers them again.
-    const faultAt = { claim: 20, outcome: 10, tally: 10, unprocessed: 5 };
+    // From the 5th outcome write on, the first BatchWriteItem of whole pages is answered with every item unprocessed, none
+    // written: the adapter offers them again.
+    const faultAt = { claim: 20, outcome: 10, tally: 10 };
+    let unprocessedLeft = 1;
     const failing = new WeakSet<object>();
     const injected: string[] = [];
     const repair = inject('test-store-timeouts-mid-chunk', (next, context) => async (args) => {
       const input = args.input as Input;
       if (failing.has(input)) throw timeoutError();
       const kind = kindOf(context.commandName, input);
-      if (kind !== undefined && (kinds[kind] += 1) === faultAt[kind]) {
-        if (kind === 'unprocessed') {
-          injected.push(kind);
-          const [[table, requests]] = Object.entries(input.RequestItems!) as [[string, Array<{ PutRequest?: { Item: Record<string, AttributeValue> } }>]];
-          // The document client's own shape: its unmarshalling of answers sits below this step.
-          const unprocessed = requests.map((request) => ({ PutRequest: { Item: unmarshall(request.PutRequest!.Item) } }));
-          return { output: { $metadata: {}, UnprocessedItems: { [table]: unprocessed } }, response: {} } as never;
-        }
+      if (kind === undefined) return next(args);
+      kinds[kind] += 1;
+      if (kind === 'outcome' && input.RequestItems && kinds.outcome >= 5 && kinds.outcome !== faultAt.outcome && unprocessedLeft > 0) {
+        unprocessedLeft -= 1;
+        injected.push('unprocessed');
+        const [[table, requests]] = Object.entries(input.RequestItems) as [[string, Array<{ PutRequest?: { Item: Record<string, AttributeValue> } }>]];
+        // The document client's own shape: its unmarshalling of answers sits below this step.
+        const unprocessed = requests.map((request) => ({ PutRequest: { Item: unmarshall(request.PutRequest!.Item) } }));
+        return { output: { $metadata: {}, UnprocessedItems: { [table]: unprocessed } }, response: {} } as never;
+      }
+      if (kinds[kind] === faultAt[kind]) {
         failing.add(input);
         injected.push(kind);
         throw timeoutError();

@@ -229,6 +229,26 @@ describe('processOutboundChunk', () => {
   });
 });
 
+describe('outcome groups', () => {
+  it('a flush due by count holds back the last outcome group it holds in part; the next flush writes it whole, the final one everything', async () => {
+    const kit = setup({ rate: 1000, settings: { maxInFlight: 1, outcomeBatchSize: 25, outcomeGroupSize: 8, flushIntervalMs: 60_000 } });
+    const message = chunkMessage(60);
+    await kit.createJob(message);
+    const batches: number[][] = [];
+    const original = kit.broadcasts.recordOutcomes.bind(kit.broadcasts);
+    kit.broadcasts.recordOutcomes = async (jobId, chunkIndex, entries) => {
+      batches.push(entries.map((entry) => entry.index));
+      return original(jobId, chunkIndex, entries);
+    };
+    const report = await kit.run(message);
+    // 0–24 due: 24 (group 3's first) held; 24–48 due: 48 held; the final flush writes the rest.
+    expect(batches.map((batch) => batch.length)).toEqual([24, 24, 12]);
+    expect(batches.flat()).toEqual(Array.from({ length: 60 }, (_, index) => index));
+    expect(batches.slice(0, 2).every((batch) => batch.length % 8 === 0 && batch[0]! % 8 === 0)).toBe(true);
+    expect(report).toMatchObject({ sent: 60, chunkDone: true });
+  });
+});
+
 describe('131049 (per-user marketing limit)', () => {
   it('is never retried at once: one call, FAILED with the code, nothing re-queued', async () => {
     const kit = setup();
