@@ -85,19 +85,10 @@ export class ChunkOutcomes {
 
   record(entry: LedgerEntry): void {
     this.buffered.push(entry);
-    if (entry.status === 'SENT') {
-      this.delta.sent += 1;
-      this.report.sent += 1;
-    } else if (entry.status === 'FAILED') {
-      countFailure(this.delta, entry.failureReasonCode);
-      this.report.failed += 1;
-    } else if (entry.status === 'CANCELLED') {
-      // Withdrawn at its slot (the job was cancelled): counted by the tally, not by the live counters.
-      this.report.cancelled = (this.report.cancelled ?? 0) + 1;
-    } else {
-      this.delta.unknown += 1;
-      this.report.unknown += 1;
-    }
+    if (entry.status === 'SENT') this.report.sent += 1;
+    else if (entry.status === 'FAILED') this.report.failed += 1;
+    else if (entry.status === 'CANCELLED') this.report.cancelled = (this.report.cancelled ?? 0) + 1;
+    else this.report.unknown += 1;
     const due = this.buffered.length >= this.batching.outcomeBatchSize || this.clock.now().getTime() - this.lastFlush >= this.batching.flushIntervalMs;
     if (due) void this.flush({ holdOpenGroup: true });
   }
@@ -107,7 +98,7 @@ export class ChunkOutcomes {
     this.report.skipped += 1;
   }
 
-  /** A crashed attempt's claim just turned UNKNOWN (the repository wrote the entry). */
+  /** A crashed attempt's claim just turned UNKNOWN (the repository wrote the entry, so only the progress is ours to write). */
   staleClaimResolved(): void {
     this.delta.unknown += 1;
     this.report.unknown += 1;
@@ -117,11 +108,13 @@ export class ChunkOutcomes {
    * Writes what is buffered (and the progress so far). `holdOpenGroup` (a flush due by count or
    * age): the entries of the last outcome group it holds in part stay for the next flush, which
    * completes it (lanes finish nearly in request order), so the ledger writes that group whole; at
-   * most one group's entries wait one more flush. The final flush writes everything.
+   * most one group's entries wait one more flush. The final flush writes everything. The progress
+   * written counts only the entries written before it (held entries count with their own flush), so
+   * the live counters never run ahead of the ledger a redelivery reads.
    */
   flush(options: { holdOpenGroup?: boolean } = {}): Promise<void> {
     const [entries, held] = options.holdOpenGroup ? splitOpenGroup(this.buffered, this.batching.outcomeGroupSize) : [this.buffered, []];
-    const progress = this.delta;
+    const progress = progressOf(entries, this.delta);
     this.buffered = held;
     this.delta = emptyDelta();
     this.lastFlush = this.clock.now().getTime();
@@ -136,6 +129,19 @@ export class ChunkOutcomes {
       .catch((error: unknown) => this.fail(error));
     return this.flushing;
   }
+}
+
+/**
+ * The live counters' change for `entries` on top of `base` (stale claims resolved since the last
+ * flush). A cancelled recipient is counted by the tally, not by the live counters.
+ */
+function progressOf(entries: readonly LedgerEntry[], base: ProgressDelta): ProgressDelta {
+  for (const entry of entries) {
+    if (entry.status === 'SENT') base.sent += 1;
+    else if (entry.status === 'FAILED') countFailure(base, entry.failureReasonCode);
+    else if (entry.status !== 'CANCELLED') base.unknown += 1;
+  }
+  return base;
 }
 
 /**

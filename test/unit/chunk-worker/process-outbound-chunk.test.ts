@@ -240,9 +240,17 @@ describe('outcome groups', () => {
       batches.push(entries.map((entry) => entry.index));
       return original(jobId, chunkIndex, entries);
     };
+    const progressSent: number[] = [];
+    const originalProgress = kit.broadcasts.addChunkProgress.bind(kit.broadcasts);
+    kit.broadcasts.addChunkProgress = async (jobId, chunkIndex, delta) => {
+      progressSent.push(delta.sent);
+      return originalProgress(jobId, chunkIndex, delta);
+    };
     const report = await kit.run(message);
     // 0–24 due: 24 (group 3's first) held; 24–48 due: 48 held; the final flush writes the rest.
     expect(batches.map((batch) => batch.length)).toEqual([24, 24, 12]);
+    // The live counters never run ahead of the ledger: each progress write counts only the entries written before it.
+    expect(progressSent).toEqual([24, 24, 12]);
     expect(batches.flat()).toEqual(Array.from({ length: 60 }, (_, index) => index));
     expect(batches.slice(0, 2).every((batch) => batch.length % 8 === 0 && batch[0]! % 8 === 0)).toBe(true);
     expect(report).toMatchObject({ sent: 60, chunkDone: true });
