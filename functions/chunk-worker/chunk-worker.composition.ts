@@ -1,6 +1,6 @@
 /** chunk-worker and single-sender (chunk-consumer.ts): tenancy (read, token key), messaging (readWrite: jobs, ledger, pacer, template states), inbox (read: the opt-out list at send time), the lane queue it consumes (its re-queues), the customerEvents queue (job.completed), the Cloud API. DynamoDB + SQS + KMS. */
 import type { ProcessChunkDependencies } from '../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
-import { LEDGER_PAGE_SIZE } from '../../shared/adapters/dynamodb/ledger-page-items';
+import { ledgerOutcomeBatching } from '../../shared/adapters/dynamodb/ledger-page-items';
 import { SendLatencyEstimate } from '../../shared/sending/in-flight-budget';
 import { cloudApiSection } from '../composition/cloud-api.section';
 import { lazyPorts, sleep, value, type CompositionContext } from '../composition/composition-context';
@@ -45,9 +45,8 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
       latencyPriorMs: worker.latencyPriorMs,
       safetyMarginMs: worker.safetyMarginMs,
       upstreamTimeoutMs: context.config.upstream.timeoutMs,
-      // Six ledger pages a flush, written whole (shared/adapters/dynamodb/ledger-page-items.ts `outcomePageWrites`).
-      outcomeBatchSize: 48,
-      outcomeGroupSize: LEDGER_PAGE_SIZE,
+      // Whole ledger pages a flush (shared/adapters/dynamodb/ledger-page-items.ts `ledgerOutcomeBatching`).
+      ...ledgerOutcomeBatching,
       flushIntervalMs: 250,
       pauseRecheckSeconds: worker.pauseRecheckSeconds,
       templatePauseTimeoutMs: worker.templatePauseTimeoutMs,

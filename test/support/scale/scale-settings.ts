@@ -8,6 +8,7 @@
 import type { EventSourceSettings } from './lambda-event-source-model';
 import type { MetaModelSettings } from './meta-model';
 import type { DynamoModelSettings } from './dynamo-model';
+import { ledgerOutcomeBatching } from '../../../shared/adapters/dynamodb/ledger-page-items';
 import type { ChunkWorkerSettings } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
 import { campaignExpander, chunkWorker, customerEventsDispatcher } from '../../../runtime-contract/resource-definitions';
 import type { CustomerEventsLoad } from './customer-events-model';
@@ -132,7 +133,8 @@ export function fullScaleSettings(seed = 40): ScaleSettings {
         rateLimitHoldMs: 1_000,
         safetyMarginMs: 15_000,
         upstreamTimeoutMs: 15_000,
-        outcomeBatchSize: 48,
+        // The deployed worker's batching, so flushes come as they do on AWS.
+        ...ledgerOutcomeBatching,
         flushIntervalMs: 250,
         pauseRecheckSeconds: 60,
         templatePauseTimeoutMs: 3 * 3_600_000,
