@@ -3,7 +3,10 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DynamoDbRateLimiter } from '../../../shared/adapters/dynamodb/dynamodb-rate-limiter';
 import { DynamoDbSendPacer } from '../../../shared/adapters/dynamodb/dynamodb-send-pacer';
 import { RateLimitStoreUnavailableError } from '../../../shared/rate-limiting/errors';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { messagingKeys } from '../../../shared/adapters/dynamodb/messaging-table';
 import { startTestDynamo, type TestDynamo } from '../../support/dynalite';
+import { countingClient } from '../../support/unprocessed-batch-client';
 
 let dynamo: TestDynamo;
 let pacer: DynamoDbSendPacer;
@@ -72,6 +75,29 @@ describe('DynamoDbSendPacer', () => {
     const fresh = unique('waba');
     await pacer.holdUntil(fresh, nowMs + 3000);
     expect(await pacer.reserve(fresh, 1, 10, nowMs)).toBe(nowMs + 3000);
+  });
+
+  it('appends to a schedule it knows is booked in one call, and writes no hold its schedule already covers', async () => {
+    const counted = countingClient(dynamo.endpoint);
+    const own = new DynamoDbSendPacer(counted.documentClient, dynamo.tableNames.messaging);
+    const account = unique('waba');
+    const updates = () => counted.calls.UpdateItemCommand ?? 0;
+    expect(await own.reserve(account, 10, 100, nowMs)).toBe(nowMs); // idle: one write, booked to nowMs + 100
+    const starts: number[] = [];
+    for (let block = 0; block < 5; block += 1) starts.push(await own.reserve(account, 10, 100, nowMs + 5));
+    expect(starts).toEqual([100, 200, 300, 400, 500].map((offset) => nowMs + offset));
+    // Before: each append came after the idle write's refused condition (two calls, one exception).
+    expect(updates()).toBe(6);
+    await own.holdUntil(account, nowMs + 5_000);
+    await own.holdUntil(account, nowMs + 3_000);
+    await own.holdUntil(account, nowMs + 600);
+    expect(updates()).toBe(7);
+    // Another instance knows nothing, and still gets the slot after the hold.
+    expect(await pacer.reserve(account, 1, 10, nowMs)).toBe(nowMs + 5_000);
+    // A schedule gone (the item deleted behind its back): the append is refused, the idle write starts it now.
+    await dynamo.documentClient.send(new DeleteCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.pacer(account) }));
+    expect(await own.reserve(account, 1, 10, nowMs + 10)).toBe(nowMs + 10);
+    counted.client.destroy();
   });
 
   it('keeps accounts independent', async () => {
