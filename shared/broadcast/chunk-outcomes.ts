@@ -69,6 +69,10 @@ export class ChunkOutcomes {
   private delta = emptyDelta();
   private lastFlush: number;
   private flushing: Promise<void> = Promise.resolve();
+  /** Outcome groups the last due flush held back in part: the next one writes whatever it holds of them. */
+  private heldGroups = new Set<number>();
+  /** Outcomes recorded since the last flush (held ones are not counted again: a flush comes every `outcomeBatchSize` new ones). */
+  private recordedSinceFlush = 0;
 
   constructor(
     private readonly broadcasts: RecipientLedger & ChunkProgressStore,
@@ -89,8 +93,9 @@ export class ChunkOutcomes {
     else if (entry.status === 'FAILED') this.report.failed += 1;
     else if (entry.status === 'CANCELLED') this.report.cancelled = (this.report.cancelled ?? 0) + 1;
     else this.report.unknown += 1;
-    const due = this.buffered.length >= this.batching.outcomeBatchSize || this.clock.now().getTime() - this.lastFlush >= this.batching.flushIntervalMs;
-    if (due) void this.flush({ holdOpenGroup: true });
+    this.recordedSinceFlush += 1;
+    const due = this.recordedSinceFlush >= this.batching.outcomeBatchSize || this.clock.now().getTime() - this.lastFlush >= this.batching.flushIntervalMs;
+    if (due) void this.flush({ holdOpenGroups: true });
   }
 
   /** A recipient someone else claimed: no send, no entry of ours. */
@@ -105,15 +110,19 @@ export class ChunkOutcomes {
   }
 
   /**
-   * Writes what is buffered (and the progress so far). `holdOpenGroup` (a flush due by count or
-   * age): the entries of the last outcome group it holds in part stay for the next flush, which
-   * completes it (lanes finish nearly in request order), so the ledger writes that group whole; at
-   * most one group's entries wait one more flush. The final flush writes everything. The progress
+   * Writes what is buffered (and the progress so far). `holdOpenGroups` (a flush due by count or
+   * age): the entries of each outcome group it holds in part (its other recipients still in the
+   * lanes) stay for the next flush, which mostly completes them, so the ledger writes those groups
+   * whole; a group's entries wait one flush at most (its other recipients may never come: someone
+   * else's claim, refused at accept, deferred). The final flush writes everything. The progress
    * written counts only the entries written before it (held entries count with their own flush), so
    * the live counters never run ahead of the ledger a redelivery reads.
    */
-  flush(options: { holdOpenGroup?: boolean } = {}): Promise<void> {
-    const [entries, held] = options.holdOpenGroup ? splitOpenGroup(this.buffered, this.batching.outcomeGroupSize) : [this.buffered, []];
+  flush(options: { holdOpenGroups?: boolean } = {}): Promise<void> {
+    const split = options.holdOpenGroups ? splitOpenGroups(this.buffered, this.batching.outcomeGroupSize, this.heldGroups) : undefined;
+    const [entries, held] = split ? [split.written, split.held] : [this.buffered, []];
+    this.heldGroups = split?.heldGroups ?? new Set();
+    this.recordedSinceFlush = 0;
     const progress = progressOf(entries, this.delta);
     this.buffered = held;
     this.delta = emptyDelta();
@@ -145,14 +154,26 @@ function progressOf(entries: readonly LedgerEntry[], base: ProgressDelta): Progr
 }
 
 /**
- * `entries` less those of the highest outcome group of `groupSize` consecutive indexes when it holds
- * fewer than `groupSize` of them (the group still being finished), and those held back; everything
- * when there is no group size or the open group is all there is.
+ * `entries` split by outcome group (`groupSize` consecutive indexes): a group they hold in part is
+ * held back (`held`, `heldGroups`) unless the last flush held it already (`heldBefore`); complete
+ * groups and those held before are `written`. Everything is written without a group size.
  */
-function splitOpenGroup(entries: LedgerEntry[], groupSize: number | undefined): [LedgerEntry[], LedgerEntry[]] {
-  if (groupSize === undefined || groupSize <= 1 || entries.length === 0) return [entries, []];
-  const open = Math.floor(Math.max(...entries.map((entry) => entry.index)) / groupSize);
-  const held = entries.filter((entry) => Math.floor(entry.index / groupSize) === open);
-  if (held.length >= groupSize || held.length === entries.length) return [entries, []];
-  return [entries.filter((entry) => Math.floor(entry.index / groupSize) !== open), held];
+function splitOpenGroups(
+  entries: LedgerEntry[],
+  groupSize: number | undefined,
+  heldBefore: ReadonlySet<number>,
+): { written: LedgerEntry[]; held: LedgerEntry[]; heldGroups: Set<number> } {
+  const heldGroups = new Set<number>();
+  if (groupSize === undefined || groupSize <= 1) return { written: entries, held: [], heldGroups };
+  const counts = new Map<number, number>();
+  for (const entry of entries) {
+    const group = Math.floor(entry.index / groupSize);
+    counts.set(group, (counts.get(group) ?? 0) + 1);
+  }
+  for (const [group, count] of counts) if (count < groupSize && !heldBefore.has(group)) heldGroups.add(group);
+  if (heldGroups.size === 0) return { written: entries, held: [], heldGroups };
+  const written: LedgerEntry[] = [];
+  const held: LedgerEntry[] = [];
+  for (const entry of entries) (heldGroups.has(Math.floor(entry.index / groupSize)) ? held : written).push(entry);
+  return { written, held, heldGroups };
 }

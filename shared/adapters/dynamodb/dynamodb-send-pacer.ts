@@ -9,8 +9,9 @@
  * `nextFreeAt` only ever moves forward (every write of it is conditioned on a later value), so what
  * this instance last wrote or read of it is a floor of the stored value: a schedule known to be
  * booked past `now` is appended to at once (the idle write's condition would refuse it), and a hold
- * the floor already covers is not written (its condition would refuse it too). Under a drain that
- * spares an exception and a call per block, and the burst of holds a run of 130429 answers asks for.
+ * the floor already covers is not written (its condition would refuse it too), nor one a hold being
+ * written covers (it waits for that one). Under a drain that spares an exception and a call per
+ * block, and most of the burst of holds a run of 130429 answers asks for.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput, type UpdateCommandOutput } from '@aws-sdk/lib-dynamodb';
@@ -27,6 +28,8 @@ const MAX_KNOWN_ACCOUNTS = 1_000;
 export class DynamoDbSendPacer implements SendPacer {
   /** Per account, a value `nextFreeAt` is known to have reached (written or read here): a floor of the stored one. */
   private readonly bookedAtLeast = new Map<string, number>();
+  /** Per account, the hold being written now: a hold it covers waits for it instead (a run of 130429 answers asks for many at once). */
+  private readonly holding = new Map<string, { untilMs: number; written: Promise<void> }>();
 
   constructor(
     private readonly documentClient: DynamoDBDocumentClient,
@@ -70,6 +73,16 @@ export class DynamoDbSendPacer implements SendPacer {
   async holdUntil(accountKey: string, untilMs: number): Promise<void> {
     // Already booked to at least `untilMs`: the conditional write below would be refused.
     if (untilMs <= (this.bookedAtLeast.get(accountKey) ?? Number.NEGATIVE_INFINITY)) return;
+    const inFlight = this.holding.get(accountKey);
+    if (inFlight && inFlight.untilMs >= untilMs) return inFlight.written;
+    const written = this.writeHold(accountKey, untilMs).finally(() => {
+      if (this.holding.get(accountKey)?.written === written) this.holding.delete(accountKey);
+    });
+    this.holding.set(accountKey, { untilMs, written });
+    return written;
+  }
+
+  private async writeHold(accountKey: string, untilMs: number): Promise<void> {
     await this.updateIf(accountKey, {
       UpdateExpression: 'SET nextFreeAt = :until',
       ConditionExpression: 'attribute_not_exists(nextFreeAt) OR nextFreeAt < :until',

@@ -92,8 +92,11 @@ describe('DynamoDbSendPacer', () => {
     await own.holdUntil(account, nowMs + 3_000);
     await own.holdUntil(account, nowMs + 600);
     expect(updates()).toBe(7);
+    // A burst of holds (a run of 130429 answers): those the one being written covers wait for it.
+    await Promise.all([own.holdUntil(account, nowMs + 9_000), own.holdUntil(account, nowMs + 8_000), own.holdUntil(account, nowMs + 8_500)]);
+    expect(updates()).toBe(8);
     // Another instance knows nothing, and still gets the slot after the hold.
-    expect(await pacer.reserve(account, 1, 10, nowMs)).toBe(nowMs + 5_000);
+    expect(await pacer.reserve(account, 1, 10, nowMs)).toBe(nowMs + 9_000);
     // A schedule gone (the item deleted behind its back): the append is refused, the idle write starts it now.
     await dynamo.documentClient.send(new DeleteCommand({ TableName: dynamo.tableNames.messaging, Key: messagingKeys.pacer(account) }));
     expect(await own.reserve(account, 1, 10, nowMs + 10)).toBe(nowMs + 10);
