@@ -91,11 +91,11 @@ describe('store faults inside a chunk invocation', () => {
       if (command === 'UpdateItemCommand' && input.Key?.pk?.S === `JOB#${jobId}` && input.Key.sk?.S?.startsWith('TALLY#')) return 'tally';
       return undefined;
     };
-    // The 20th group claim, the 10th page outcome update and the 10th tally write of the job time out:
-    // mid-chunk, once each. The failed request object keeps failing, so only a new call (the port's retry) gets through.
-    // From the 5th outcome write on, the first BatchWriteItem of whole pages is answered with every item unprocessed, none
-    // written: the adapter offers them again.
-    const faultAt = { claim: 20, outcome: 10, tally: 10 };
+    // The 20th group claim, the 3rd outcome write and the 10th tally write of the job time out: mid-chunk
+    // (flushes of 200 outcomes make 6 or more outcome writes for the first chunk's 1,000), once each. The failed request
+    // object keeps failing, so only a new call (the port's retry) gets through. From the 2nd outcome write on, the first
+    // BatchWriteItem of whole pages is answered with every item unprocessed, none written: the adapter offers them again.
+    const faultAt = { claim: 20, outcome: 3, tally: 10 };
     let unprocessedLeft = 1;
     const failing = new WeakSet<object>();
     const injected: string[] = [];
@@ -105,7 +105,7 @@ describe('store faults inside a chunk invocation', () => {
       const kind = kindOf(context.commandName, input);
       if (kind === undefined) return next(args);
       kinds[kind] += 1;
-      if (kind === 'outcome' && input.RequestItems && kinds.outcome >= 5 && kinds.outcome !== faultAt.outcome && unprocessedLeft > 0) {
+      if (kind === 'outcome' && input.RequestItems && kinds.outcome >= 2 && kinds.outcome !== faultAt.outcome && unprocessedLeft > 0) {
         unprocessedLeft -= 1;
         injected.push('unprocessed');
         const [[table, requests]] = Object.entries(input.RequestItems) as [[string, Array<{ PutRequest?: { Item: Record<string, AttributeValue> } }>]];
