@@ -217,35 +217,36 @@ describe('processOutboundChunk', () => {
     const kit = setup({ rate: 1000, settings: { maxInFlight: 1, outcomeBatchSize: 25, flushIntervalMs: 60_000 } });
     const message = chunkMessage(60);
     await kit.createJob(message);
-    const batches: number[][] = [];
-    const original = kit.broadcasts.recordOutcomes.bind(kit.broadcasts);
-    kit.broadcasts.recordOutcomes = async (jobId, chunkIndex, entries) => {
-      batches.push(entries.map((entry) => entry.index));
-      return original(jobId, chunkIndex, entries);
-    };
+    const { batches } = watchOutcomeWrites(kit);
     await kit.run(message);
     expect(batches.map((batch) => batch.length)).toEqual([25, 25, 10]);
     expect(batches.flat()).toEqual(Array.from({ length: 60 }, (_, index) => index));
   });
 });
 
+/** Each outcome write's recipient indexes and each progress write's sent count, in the order the kit's store saw them. */
+function watchOutcomeWrites(kit: ReturnType<typeof setup>): { batches: number[][]; progressSent: number[] } {
+  const batches: number[][] = [];
+  const progressSent: number[] = [];
+  const recordOutcomes = kit.broadcasts.recordOutcomes.bind(kit.broadcasts);
+  const addChunkProgress = kit.broadcasts.addChunkProgress.bind(kit.broadcasts);
+  kit.broadcasts.recordOutcomes = async (jobId, chunkIndex, entries) => {
+    batches.push(entries.map((entry) => entry.index));
+    return recordOutcomes(jobId, chunkIndex, entries);
+  };
+  kit.broadcasts.addChunkProgress = async (jobId, chunkIndex, delta) => {
+    progressSent.push(delta.sent);
+    return addChunkProgress(jobId, chunkIndex, delta);
+  };
+  return { batches, progressSent };
+}
+
 describe('outcome groups', () => {
-  it('a flush due by count holds back the last outcome group it holds in part; the next flush writes it whole, the final one everything', async () => {
+  it('a flush due by count holds back the outcome group it holds in part; the next flush writes it whole, the final one everything', async () => {
     const kit = setup({ rate: 1000, settings: { maxInFlight: 1, outcomeBatchSize: 25, outcomeGroupSize: 8, flushIntervalMs: 60_000 } });
     const message = chunkMessage(60);
     await kit.createJob(message);
-    const batches: number[][] = [];
-    const original = kit.broadcasts.recordOutcomes.bind(kit.broadcasts);
-    kit.broadcasts.recordOutcomes = async (jobId, chunkIndex, entries) => {
-      batches.push(entries.map((entry) => entry.index));
-      return original(jobId, chunkIndex, entries);
-    };
-    const progressSent: number[] = [];
-    const originalProgress = kit.broadcasts.addChunkProgress.bind(kit.broadcasts);
-    kit.broadcasts.addChunkProgress = async (jobId, chunkIndex, delta) => {
-      progressSent.push(delta.sent);
-      return originalProgress(jobId, chunkIndex, delta);
-    };
+    const { batches, progressSent } = watchOutcomeWrites(kit);
     const report = await kit.run(message);
     // 0–24 due: 24 (group 3's first) held; 24–48 due: 48 held; the final flush writes the rest.
     expect(batches.map((batch) => batch.length)).toEqual([24, 24, 12]);
