@@ -18,12 +18,23 @@ function recordingLedger() {
   return { batches, progressSent, ledger: ledger as never };
 }
 
-const sent = (index: number): LedgerEntry => ({ index, to: `4477009${String(index).padStart(5, '0')}`, status: 'SENT', attempts: 1, updatedAt: START.toISOString() });
+const sent = (index: number): LedgerEntry => ({
+  index,
+  to: `4477009${String(index).padStart(5, '0')}`,
+  status: 'SENT',
+  attempts: 1,
+  updatedAt: START.toISOString(),
+});
 
 describe('ChunkOutcomes: outcome groups written whole', () => {
   it('holds back every group a due flush holds in part for one flush, then writes what it has of it', async () => {
     const { batches, progressSent, ledger } = recordingLedger();
-    const outcomes = new ChunkOutcomes(ledger, { jobId: 'pub_1', chunkIndex: 0 }, { outcomeBatchSize: 10, flushIntervalMs: 60_000, outcomeGroupSize: 8 }, { now: () => START });
+    const outcomes = new ChunkOutcomes(
+      ledger,
+      { jobId: 'pub_1', chunkIndex: 0 },
+      { outcomeBatchSize: 10, flushIntervalMs: 60_000, outcomeGroupSize: 8 },
+      { now: () => START },
+    );
     // Lanes finish out of order: 5 is still in flight when the first flush is due.
     for (const index of [0, 1, 2, 3, 4, 6, 7, 8, 9, 10]) outcomes.record(sent(index));
     for (const index of [5, 11, 12, 13, 14, 15, 16, 17, 18, 19]) outcomes.record(sent(index));
