@@ -32,9 +32,10 @@ export interface ChunkWorkerSettings extends SendPolicySettings {
   outcomeBatchSize: number;
   flushIntervalMs: number;
   /**
-   * Consecutive recipients whose outcomes the ledger stores together (the DynamoDB ledger's page of 8):
-   * a flush due by count or age holds back the last group it holds in part, so the next writes it whole (one
-   * item in a BatchWriteItem instead of an UpdateItem per part). Absent: batches as they come.
+   * Consecutive recipients the ledger stores together (the DynamoDB ledger's page of 8): a flush due by
+   * count or age holds back each group it holds in part for one flush, so the next writes it whole (one
+   * item in a BatchWriteItem instead of an UpdateItem per part), and a full claim group keeps back the
+   * claims of its last page held in part (one claim write per page). Absent: batches as they come.
    */
   outcomeGroupSize?: number;
   /** Held recipients of a paused job come back after this many seconds (an SQS delay: at most 900). */

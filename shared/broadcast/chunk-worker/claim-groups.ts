@@ -4,7 +4,10 @@
  * conditional write per ledger page). A group is written when it is full (what the account's rate
  * sends in CLAIM_GROUP_WINDOW_MS, capped) or right before its earliest slot, whichever comes first:
  * a crash then leaves at most that one group's claims without outcomes (UNKNOWN after the next
- * delivery, reconciled by Meta's webhooks), never recipients whose slots were far ahead.
+ * delivery, reconciled by Meta's webhooks), never recipients whose slots were far ahead. With the
+ * ledger's page size, a full group keeps back the claims of the last page it holds in part for the
+ * next group (still written before their slots), so groups start and end on page edges: a page's
+ * claims in one write, not two.
  */
 import type { Clock } from '../../ports/clock';
 import type { OutboundMessage } from '../chunk-message';
@@ -45,6 +48,8 @@ export class ClaimGroups {
     private readonly chunk: Pick<OutboundMessage, 'jobId' | 'chunkIndex'>,
     private readonly ports: { clock: Clock; sleep: (ms: number) => Promise<void> },
     private readonly groupSize: number,
+    /** Recipients per ledger page (one claim write each); absent: groups are written as they come. */
+    private readonly pageSize?: number,
   ) {}
 
   /**
@@ -57,7 +62,7 @@ export class ClaimGroups {
   claim(claim: RecipientClaim, slot: number): Promise<ClaimResult> {
     return new Promise<ClaimResult>((resolve, reject) => {
       this.waiting.push({ claim, slot, resolve, reject });
-      if (this.waiting.length >= this.groupSize) this.write();
+      if (this.waiting.length >= this.groupSize) this.write({ full: true });
       else this.writeBeforeSlot();
     });
   }
@@ -77,9 +82,11 @@ export class ClaimGroups {
     });
   }
 
-  private write(): void {
-    const group = this.waiting;
-    this.waiting = [];
+  private write(options: { full?: boolean } = {}): void {
+    const [group, rest] = options.full ? splitOpenPage(this.waiting, this.pageSize) : [this.waiting, []];
+    this.waiting = rest;
+    // The claims kept back still go before their slots.
+    if (rest.length > 0) this.writeBeforeSlot();
     if (group.length === 0) return;
     const claims = group.map((waiting) => waiting.claim);
     this.ledger.claimRecipients(this.chunk.jobId, this.chunk.chunkIndex, claims, this.ports.clock.now()).then(
@@ -87,4 +94,17 @@ export class ClaimGroups {
       (error: unknown) => group.forEach((waiting) => waiting.reject(error)),
     );
   }
+}
+
+/**
+ * A full group's claims less those of the highest ledger page it holds in part, and those kept back;
+ * all of them when there is no page size or that page is all the group holds.
+ */
+function splitOpenPage(waiting: Waiting[], pageSize: number | undefined): [Waiting[], Waiting[]] {
+  if (pageSize === undefined || pageSize <= 1) return [waiting, []];
+  const pageOf = (entry: Waiting) => Math.floor(entry.claim.index / pageSize);
+  const open = Math.max(...waiting.map(pageOf));
+  const kept = waiting.filter((entry) => pageOf(entry) === open);
+  if (kept.length >= pageSize || kept.length === waiting.length) return [waiting, []];
+  return [waiting.filter((entry) => pageOf(entry) !== open), kept];
 }

@@ -6,7 +6,7 @@ import { fixedClock } from '../../../shared/ports/clock';
 
 const start = new Date('2026-11-27T08:00:00.000Z');
 
-function harness(groupSize: number) {
+function harness(groupSize: number, pageSize?: number) {
   const clock = fixedClock(start);
   const written: RecipientClaim[][] = [];
   const sleeps: Array<{ ms: number; wake: () => void }> = [];
@@ -21,7 +21,7 @@ function harness(groupSize: number) {
     },
   };
   const sleep = (ms: number) => new Promise<void>((wake) => sleeps.push({ ms, wake }));
-  const groups = new ClaimGroups(ledger, { jobId: 'pub_1', chunkIndex: 0 }, { clock, sleep }, groupSize);
+  const groups = new ClaimGroups(ledger, { jobId: 'pub_1', chunkIndex: 0 }, { clock, sleep }, groupSize, pageSize);
   return { groups, written, sleeps, clock };
 }
 const claim = (index: number): RecipientClaim => ({ index, to: `91980000${index}` });
@@ -52,6 +52,27 @@ describe('claims in groups', () => {
     sleeps[0]!.wake();
     await expect(Promise.all([first, second])).resolves.toEqual([{ claimed: true }, { claimed: true }]);
     expect(written).toEqual([[claim(1), claim(2)]]);
+  });
+
+  it("with the ledger's page size, a full group keeps back its last page held in part for the next group, still written before its slot", async () => {
+    const { groups, written, sleeps, clock } = harness(24, LEDGER_PAGE_SIZE);
+    const now = start.getTime();
+    const pagesOf = (claims: RecipientClaim[]) => [...new Set(claims.map(({ index }) => Math.floor(index / LEDGER_PAGE_SIZE)))];
+    // 4–27: page 0 from its middle (the chunk's earlier recipients were someone else's), pages 1 and 2 whole, page 3 begun.
+    const claims = Array.from({ length: 45 }, (_, offset) => groups.claim(claim(4 + offset), now + 100 + offset));
+    await settle();
+    expect(written.map(pagesOf)).toEqual([
+      [0, 1, 2],
+      [3, 4, 5],
+    ]);
+    expect(written.map((group) => group.length)).toEqual([20, 24]);
+    // 48 still waits (the next group's first): the one wake-up, set before the first claim's slot, writes it.
+    expect(sleeps.map(({ ms }) => ms)).toEqual([100 - CLAIM_LEAD_MS]);
+    clock.advanceBy(100 - CLAIM_LEAD_MS);
+    sleeps[0]!.wake();
+    await Promise.all(claims);
+    expect(written.map(pagesOf)).toEqual([[0, 1, 2], [3, 4, 5], [6]]);
+    expect(written.flat().map(({ index }) => index)).toEqual(Array.from({ length: 45 }, (_, offset) => 4 + offset));
   });
 
   it('a claim whose slot comes before the pending wake-up gets an earlier one', async () => {
