@@ -77,7 +77,7 @@ export class ChunkOutcomes {
   constructor(
     private readonly broadcasts: RecipientLedger & ChunkProgressStore,
     private readonly message: Pick<OutboundMessage, 'jobId' | 'chunkIndex'>,
-    private readonly batching: { outcomeBatchSize: number; flushIntervalMs: number; outcomeGroupSize?: number },
+    private readonly batching: { outcomeBatchSize: number; flushIntervalMs: number; ledgerPageSize?: number },
     private readonly clock: Clock,
   ) {
     this.lastFlush = clock.now().getTime();
@@ -119,7 +119,7 @@ export class ChunkOutcomes {
    * the live counters never run ahead of the ledger a redelivery reads.
    */
   flush(options: { holdOpenGroups?: boolean } = {}): Promise<void> {
-    const split = options.holdOpenGroups ? splitOpenGroups(this.buffered, this.batching.outcomeGroupSize, this.heldGroups) : undefined;
+    const split = options.holdOpenGroups ? splitOpenGroups(this.buffered, this.batching.ledgerPageSize, this.heldGroups) : undefined;
     const [entries, held] = split ? [split.written, split.held] : [this.buffered, []];
     this.heldGroups = split?.heldGroups ?? new Set();
     this.recordedSinceFlush = 0;

@@ -79,7 +79,7 @@ export class ChunkRun implements LaneWork, RecipientSendState {
     this.outcomes = new ChunkOutcomes(broadcasts, message, settings, clock);
     this.budgetEnd = budgetEndOf(settings, clock, invocation);
     this.sendApi = SendApiChoice.of(message);
-    this.claims = new ClaimGroups(broadcasts, message, dependencies, claimGroupSize(setup.pacing.messagesPerSecond), settings.outcomeGroupSize);
+    this.claims = new ClaimGroups(broadcasts, message, dependencies, claimGroupSize(setup.pacing.messagesPerSecond), settings.ledgerPageSize);
   }
 
   get caps(): FrequencyCapCheck | undefined {

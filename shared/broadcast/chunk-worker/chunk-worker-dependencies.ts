@@ -37,7 +37,7 @@ export interface ChunkWorkerSettings extends SendPolicySettings {
    * item in a BatchWriteItem instead of an UpdateItem per part), and a full claim group keeps back the
    * claims of its last page held in part (one claim write per page). Absent: batches as they come.
    */
-  outcomeGroupSize?: number;
+  ledgerPageSize?: number;
   /** Held recipients of a paused job come back after this many seconds (an SQS delay: at most 900). */
   pauseRecheckSeconds: number;
   /**

@@ -32,7 +32,7 @@ describe('ChunkOutcomes: outcome groups written whole', () => {
     const outcomes = new ChunkOutcomes(
       ledger,
       { jobId: 'pub_1', chunkIndex: 0 },
-      { outcomeBatchSize: 10, flushIntervalMs: 60_000, outcomeGroupSize: 8 },
+      { outcomeBatchSize: 10, flushIntervalMs: 60_000, ledgerPageSize: 8 },
       { now: () => START },
     );
     // Lanes finish out of order: 5 is still in flight when the first flush is due.

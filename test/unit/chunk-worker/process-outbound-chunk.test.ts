@@ -243,7 +243,7 @@ function watchOutcomeWrites(kit: ReturnType<typeof setup>): { batches: number[][
 
 describe('outcome groups', () => {
   it('a flush due by count holds back the outcome group it holds in part; the next flush writes it whole, the final one everything', async () => {
-    const kit = setup({ rate: 1000, settings: { maxInFlight: 1, outcomeBatchSize: 25, outcomeGroupSize: 8, flushIntervalMs: 60_000 } });
+    const kit = setup({ rate: 1000, settings: { maxInFlight: 1, outcomeBatchSize: 25, ledgerPageSize: 8, flushIntervalMs: 60_000 } });
     const message = chunkMessage(60);
     await kit.createJob(message);
     const { batches, progressSent } = watchOutcomeWrites(kit);
