@@ -1,9 +1,9 @@
 /**
  * The recipient ledger in the messaging table, in pages (keys and item shapes: messaging-table.ts,
  * ledger-page-items.ts): a group of recipients of one page is claimed in one conditional write, a
- * flush of outcomes writes each page once (a page it holds whole in a BatchWriteItem, others setting only
- * its recipients' attributes), and each
- * outcome's tally code is written with it. Entries written before the pages are still read.
+ * flush of outcomes writes each page once (the pages it holds whole in a BatchWriteItem, the others
+ * setting only its recipients' attributes), and each outcome's tally code is written with it.
+ * Entries written before the pages are still read.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type {

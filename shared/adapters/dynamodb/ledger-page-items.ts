@@ -27,8 +27,8 @@ export const LEDGER_PAGE_SIZE = 8;
 /**
  * How the chunk worker batches its writes for this ledger (with its flush interval, which decides below
  * 800 messages a second): 200 outcomes are 25 whole pages (one BatchWriteItem), 4 tally items of
- * TALLY_BUCKET_SIZE and 8 BatchWrites of message id records, ~0.075 store calls a message against
- * ~0.125 at 48; with `ledgerPageSize` a page a flush holds in part waits one flush, and a full claim
+ * TALLY_BUCKET_SIZE and 8 BatchWrites of message id records (~0.075 store calls a message); with
+ * `ledgerPageSize` a page a flush holds in part waits one flush, and a full claim
  * group keeps back its last page held in part (shared/broadcast/chunk-worker/claim-groups.ts).
  */
 export const ledgerOutcomeBatching = { outcomeBatchSize: 200, ledgerPageSize: LEDGER_PAGE_SIZE } as const;
