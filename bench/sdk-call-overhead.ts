@@ -17,6 +17,7 @@ import { DynamoDBClient, GetItemCommand, PutItemCommand, UpdateItemCommand, type
 import { DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { classifyStoreFaults } from '../shared/adapters/dynamodb/dynamodb-errors';
+import { DirectDynamoDbCalls } from '../shared/adapters/sdk/direct-dynamodb-calls';
 import { withResolvedHandlers } from '../shared/adapters/sdk/resolved-handlers';
 import { withoutSdkLogging } from '../shared/adapters/sdk/without-sdk-logging';
 import { dynamoDbClientSettings } from '../functions/composition/dynamodb-clients';
@@ -94,17 +95,25 @@ const baseInput = (operation: SdkOperation, sequence: number) => {
 function documentVariant(
   name: string,
   settings: (endpoint: string) => DynamoDBClientConfig,
-  options: { resolvedOnce?: boolean; noSdkLogging?: boolean } = {},
+  options: { resolvedOnce?: boolean; noSdkLogging?: boolean; direct?: boolean } = {},
 ): Variant {
   return {
     name,
     build(endpoint) {
       const base = new DynamoDBClient(settings(endpoint));
       if (options.noSdkLogging) withoutSdkLogging(base);
-      let document = DynamoDBDocumentClient.from(base, { marshallOptions: { removeUndefinedValues: true } });
-      if (options.resolvedOnce) document = withResolvedHandlers(document);
+      const translateConfig = { marshallOptions: { removeUndefinedValues: true } };
+      const direct = options.direct
+        ? new DirectDynamoDbCalls(base.config as never, { timeoutMs: 2_000, maxAttempts: 2, maxSockets: 50, ...translateConfig })
+        : undefined;
+      let document = DynamoDBDocumentClient.from(base, translateConfig);
+      if (options.resolvedOnce) document = withResolvedHandlers(document, direct);
       classifyStoreFaults(document);
-      return { call: (operation, sequence) => document.send(documentInput(operation, sequence) as never), destroy: () => base.destroy() };
+      const destroy = () => {
+        direct?.destroy();
+        base.destroy();
+      };
+      return { call: (operation, sequence) => document.send(documentInput(operation, sequence) as never), destroy };
     },
   };
 }
@@ -123,7 +132,12 @@ function baseVariant(name: string, settings: (endpoint: string) => DynamoDBClien
 export const variants: readonly Variant[] = [
   documentVariant('document client as built before (settings of dynamodb-clients.ts, stack resolved per call)', (e) => baseSettings(e)),
   documentVariant('document client, stack resolved once per command class (withResolvedHandlers)', (e) => baseSettings(e), { resolvedOnce: true }),
-  documentVariant('document client as the functions build it (resolved once, no SDK logger middleware)', (e) => baseSettings(e), {
+  documentVariant('document client as the functions build it (resolved once, no SDK logger middleware, item operations direct)', (e) => baseSettings(e), {
+    resolvedOnce: true,
+    noSdkLogging: true,
+    direct: true,
+  }),
+  documentVariant('document client as traced functions build it (resolved once, no SDK logger middleware)', (e) => baseSettings(e), {
     resolvedOnce: true,
     noSdkLogging: true,
   }),

@@ -328,6 +328,16 @@ export class RequestCounter {
     );
   }
 
+  /**
+   * Takes the DynamoDB counters off `client` again: a counted stack sends every call through the
+   * SDK's middlewares, so timings taken after counting (the accept bench's rounds) use the client as
+   * the functions run it, item operations sent directly (shared/adapters/sdk/direct-dynamodb-calls.ts).
+   */
+  detachDynamoDb(client: DynamoDBClient): void {
+    client.middlewareStack.remove('benchRequestCapacity');
+    client.middlewareStack.remove('benchCountDynamoDb');
+  }
+
   attachSqs(client: SQSClient): void {
     client.middlewareStack.add(
       (next, context) => async (args) => {

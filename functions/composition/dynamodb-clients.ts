@@ -1,6 +1,7 @@
 /** The DynamoDB clients (the only composition module importing the DynamoDB SDK client). */
 import { DynamoDBClient, type DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DirectDynamoDbCalls } from '../../shared/adapters/sdk/direct-dynamodb-calls';
 import { withResolvedHandlers } from '../../shared/adapters/sdk/resolved-handlers';
 import { withoutSdkLogging } from '../../shared/adapters/sdk/without-sdk-logging';
 import type { CompositionContext } from './composition-context';
@@ -20,6 +21,10 @@ export interface DynamoDbClients {
 const timeouts = { connectionTimeout: 1_000, requestTimeout: 2_000, throwOnRequestTimeout: true } as const;
 const maxAttempts = 2;
 
+const translateConfig = { marshallOptions: { removeUndefinedValues: true } };
+/** The same limits for calls sent directly (shared/adapters/sdk/direct-dynamodb-calls.ts); 50 sockets as the SDK's handler. */
+const directSettings = { timeoutMs: timeouts.requestTimeout, maxAttempts, maxSockets: 50, ...translateConfig };
+
 /** Every function's DynamoDB client settings (also the `--only=sdk` bench's baseline). */
 export function dynamoDbClientSettings(region: string, endpoint: string | undefined): DynamoDBClientConfig {
   return { region, endpoint, maxAttempts, requestHandler: timeouts };
@@ -32,6 +37,11 @@ export function dynamoDbClients(context: CompositionContext): DynamoDbClients {
     context.client(`dynamodb ${region} ${endpoints.dynamodb ?? ''}`, () =>
       withoutSdkLogging(new DynamoDBClient(dynamoDbClientSettings(region, endpoints.dynamodb))),
     );
+  // Pooled beside the client, so its connections close with the client's.
+  const direct = (client: DynamoDBClient) =>
+    context.config.tracingEnabled
+      ? undefined
+      : context.client(`dynamodb-direct ${region} ${endpoints.dynamodb ?? ''}`, () => new DirectDynamoDbCalls(client.config as never, directSettings));
   let document: DynamoDBDocumentClient | undefined;
   let documentOf: DynamoDBClient | undefined;
   return {
@@ -41,8 +51,9 @@ export function dynamoDbClients(context: CompositionContext): DynamoDbClients {
     get document() {
       const client = base();
       if (documentOf !== client) {
-        // Each command class's middleware stack resolved once, not per call (docs/PERFORMANCE.md "SDK per-call cost").
-        document = withResolvedHandlers(DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } }));
+        // Each command class's middleware stack resolved once, not per call, and item operations sent
+        // directly where no tracer wraps the client (docs/PERFORMANCE.md "SDK per-call cost").
+        document = withResolvedHandlers(DynamoDBDocumentClient.from(client, translateConfig), direct(client));
         documentOf = client;
       }
       return document!;

@@ -83,7 +83,8 @@ export function storeFault(error: unknown, Unavailable: UnavailableErrorClass = 
   return new Unavailable(`${store} unavailable: ${(cause as Error).name ?? 'error'}`, { cause });
 }
 
-const classifierName = 'storeFaultClassifier';
+/** The classifier's name in a client's middleware stack. */
+export const STORE_FAULT_CLASSIFIER = 'storeFaultClassifier';
 
 /**
  * Puts the classification on an SDK client, outermost (after the SDK's own retries), so every
@@ -102,6 +103,6 @@ export function classifyStoreFaults(client: { middlewareStack: MiddlewareStack<a
         throw storeFault(error);
       }
     },
-    { step: 'initialize', priority: 'high', name: classifierName, override: true },
+    { step: 'initialize', priority: 'high', name: STORE_FAULT_CLASSIFIER, override: true },
   );
 }

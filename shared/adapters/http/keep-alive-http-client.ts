@@ -33,9 +33,31 @@ export interface PlainHttpResponse {
 const MAX_SOCKETS_PER_ORIGIN = 512;
 const IDLE_SOCKET_MS = 4_000;
 
-const agentOptions = { keepAlive: true, maxSockets: MAX_SOCKETS_PER_ORIGIN, timeout: IDLE_SOCKET_MS, scheduling: 'lifo' as const };
-const httpAgent = new http.Agent(agentOptions);
-const httpsAgent = new https.Agent(agentOptions);
+/** An http and an https keep-alive agent with one socket limit per origin. */
+export interface KeepAliveAgents {
+  readonly http: http.Agent;
+  readonly https: https.Agent;
+}
+
+/**
+ * Agents for `sendPlainRequest`. Every socket may wait idle (Node keeps 256 by default: past that, a
+ * burst's sockets were closed as they came free and opened again by the next burst, a TLS handshake
+ * each on AWS); the idle timeout closes those no longer needed.
+ * @example
+ * const storeAgents = keepAliveAgents(50); // the SDK's own socket limit, for DynamoDB
+ */
+export function keepAliveAgents(maxSocketsPerOrigin: number): KeepAliveAgents {
+  const options = {
+    keepAlive: true,
+    maxSockets: maxSocketsPerOrigin,
+    maxFreeSockets: maxSocketsPerOrigin,
+    timeout: IDLE_SOCKET_MS,
+    scheduling: 'lifo' as const,
+  };
+  return { http: new http.Agent(options), https: new https.Agent(options) };
+}
+
+const graphAgents = keepAliveAgents(MAX_SOCKETS_PER_ORIGIN);
 
 const headersOf = (raw: http.IncomingHttpHeaders): Record<string, string> => {
   const headers: Record<string, string> = {};
@@ -43,13 +65,13 @@ const headersOf = (raw: http.IncomingHttpHeaders): Record<string, string> => {
   return headers;
 };
 
-export function sendPlainRequest(request: PlainHttpRequest): Promise<PlainHttpResponse> {
+export function sendPlainRequest(request: PlainHttpRequest, agents: KeepAliveAgents = graphAgents): Promise<PlainHttpResponse> {
   const url = new URL(request.url);
   const secure = url.protocol === 'https:';
   const transport = secure ? https : http;
   const headers = request.body === undefined ? request.headers : { ...request.headers, 'Content-Length': String(Buffer.byteLength(request.body)) };
   return new Promise<PlainHttpResponse>((resolve, reject) => {
-    const outgoing = transport.request(url, { method: request.method, headers, agent: secure ? httpsAgent : httpAgent }, (incoming) => {
+    const outgoing = transport.request(url, { method: request.method, headers, agent: secure ? agents.https : agents.http }, (incoming) => {
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.on('error', fail);

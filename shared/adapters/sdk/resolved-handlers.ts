@@ -21,6 +21,7 @@
  * commands that are not lib-dynamodb's take the SDK's ordinary path.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { directCallPlan, type DirectCallPlan, type DirectDynamoDbCalls } from './direct-dynamodb-calls';
 
 type Handler = (args: { input: object }) => Promise<{ output: unknown }>;
 
@@ -40,12 +41,18 @@ const isDocumentCommand = (command: unknown): command is DocumentCommandShape =>
 const mutators = ['add', 'addRelativeTo', 'use', 'remove', 'removeByTag'] as const;
 const installed = new WeakSet<object>();
 /** Per middleware stack: the handlers resolved for it, by command class, and the clients whose own caches to drop with them. */
-const cachesByStack = new WeakMap<object, { handlers: Map<unknown, Handler>; clients: Set<{ handlers?: unknown }> }>();
+interface StackCache {
+  handlers: Map<unknown, Handler>;
+  clients: Set<{ handlers?: unknown }>;
+  /** Whether calls may go direct on this stack as it is now (direct-dynamodb-calls.ts): null when not yet decided. */
+  direct: DirectCallPlan | undefined | null;
+}
+const cachesByStack = new WeakMap<object, StackCache>();
 
 function cacheOf(stack: object) {
   let cache = cachesByStack.get(stack);
   if (cache) return cache;
-  cache = { handlers: new Map(), clients: new Set() };
+  cache = { handlers: new Map(), clients: new Set(), direct: null };
   cachesByStack.set(stack, cache);
   const drop = cache;
   const methods = stack as Record<string, unknown>;
@@ -54,6 +61,7 @@ function cacheOf(stack: object) {
     if (typeof original !== 'function') continue;
     methods[name] = function (this: unknown, ...args: unknown[]) {
       drop.handlers.clear();
+      drop.direct = null;
       // The SDK's own per-client cache (only used with `cacheMiddleware`), for the same reason.
       for (const client of drop.clients) delete client.handlers;
       return (original as (...parameters: unknown[]) => unknown).apply(this, args);
@@ -76,18 +84,20 @@ export function withStackCacheReset<T extends { middlewareStack: unknown }>(clie
 
 /**
  * Makes `document.send(command)` reuse one resolved handler per command class; returns the same client.
+ * With `direct`, the item operations it supports skip the handler while the stack holds only what
+ * the SDK built and the store-fault classifier (direct-dynamodb-calls.ts): checked again after every
+ * change of the stack, so a tracer, a test's fault or a bench's counter sees every call.
  * @example
  * const document = withResolvedHandlers(DynamoDBDocumentClient.from(base, translateConfig));
  * await document.send(new GetCommand({ TableName, Key })); // resolved once, then reused
  */
-export function withResolvedHandlers<T extends DynamoDBDocumentClient>(document: T): T {
+export function withResolvedHandlers<T extends DynamoDBDocumentClient>(document: T, direct?: DirectDynamoDbCalls): T {
   if (installed.has(document)) return document;
   installed.add(document);
   const cache = cacheOf(document.middlewareStack as object);
   cache.clients.add(document as unknown as { handlers?: unknown });
   const ordinarySend = document.send.bind(document) as (...args: unknown[]) => Promise<unknown>;
-  const send = (command: unknown, ...rest: unknown[]): Promise<unknown> => {
-    if (rest.length > 0 || !isDocumentCommand(command)) return ordinarySend(command, ...rest);
+  const resolvedSend = (command: DocumentCommandShape): Promise<unknown> => {
     const type = (command as object).constructor;
     let handler = cache.handlers.get(type);
     if (!handler) {
@@ -98,6 +108,15 @@ export function withResolvedHandlers<T extends DynamoDBDocumentClient>(document:
       cache.handlers.set(type, handler);
     }
     return handler(command.clientCommand).then((result) => result.output);
+  };
+  const send = (command: unknown, ...rest: unknown[]): Promise<unknown> => {
+    if (rest.length > 0 || !isDocumentCommand(command)) return ordinarySend(command, ...rest);
+    if (direct?.supports(command)) {
+      if (cache.direct === null) cache.direct = directCallPlan(document.middlewareStack as never);
+      const plan = cache.direct;
+      if (plan) return direct.ready().then((endpoint) => (endpoint ? direct.send(command, endpoint, plan) : resolvedSend(command)));
+    }
+    return resolvedSend(command);
   };
   Object.defineProperty(document, 'send', { value: send, configurable: true, writable: true });
   return document;

@@ -1,0 +1,119 @@
+/**
+ * The wire shapes of the item operations direct-dynamodb-calls.ts sends: which top-level fields of
+ * each operation hold attribute-value maps (DynamoDB's API reference), converted with the document
+ * client's marshalling, and binary values as the JSON protocol carries them (base64).
+ */
+import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+
+export type Values = Record<string, unknown>;
+export type Input = Record<string, unknown>;
+
+/** The top-level fields of each operation that hold attribute-value maps (DynamoDB's API reference). */
+export interface Operation {
+  name: string;
+  marshalIn(input: Input, values: (map: Values) => Values): Input;
+  unmarshalOut(output: Input, items: (map: Values) => Values): Input;
+}
+
+const mapFields =
+  (fields: readonly string[]) =>
+  (data: Input, convert: (map: Values) => Values): Input => {
+    const converted = { ...data };
+    for (const field of fields) if (converted[field] !== undefined) converted[field] = convert(converted[field] as Values);
+    return converted;
+  };
+
+const itemLists =
+  (fields: readonly string[]) =>
+  (data: Input, convert: (map: Values) => Values): Input => {
+    const converted = { ...data };
+    for (const field of fields) if (Array.isArray(converted[field])) converted[field] = (converted[field] as Values[]).map(convert);
+    return converted;
+  };
+
+/** `{ [table]: [{ PutRequest: { Item } } | { DeleteRequest: { Key } }] }` both ways (RequestItems, UnprocessedItems). */
+const writeRequests = (tables: unknown, convert: (map: Values) => Values) =>
+  tables === undefined
+    ? undefined
+    : Object.fromEntries(
+        Object.entries(tables as Record<string, Values[]>).map(([table, requests]) => [
+          table,
+          requests.map((request) =>
+            request.PutRequest
+              ? { PutRequest: { Item: convert((request.PutRequest as Values).Item as Values) } }
+              : { DeleteRequest: { Key: convert((request.DeleteRequest as Values).Key as Values) } },
+          ),
+        ]),
+      );
+
+/** `{ [table]: { Keys: [...], ... } }` both ways (RequestItems, UnprocessedKeys). */
+const keysByTable = (tables: unknown, convert: (map: Values) => Values) =>
+  tables === undefined
+    ? undefined
+    : Object.fromEntries(
+        Object.entries(tables as Record<string, Values>).map(([table, request]) => [table, { ...request, Keys: (request.Keys as Values[]).map(convert) }]),
+      );
+
+/** The operations sent directly, by lib-dynamodb command class. */
+export const operations = new Map<unknown, Operation>([
+  [GetCommand, { name: 'GetItem', marshalIn: mapFields(['Key']), unmarshalOut: mapFields(['Item']) }],
+  [PutCommand, { name: 'PutItem', marshalIn: mapFields(['Item', 'ExpressionAttributeValues']), unmarshalOut: mapFields(['Attributes']) }],
+  [UpdateCommand, { name: 'UpdateItem', marshalIn: mapFields(['Key', 'ExpressionAttributeValues']), unmarshalOut: mapFields(['Attributes']) }],
+  [DeleteCommand, { name: 'DeleteItem', marshalIn: mapFields(['Key', 'ExpressionAttributeValues']), unmarshalOut: mapFields(['Attributes']) }],
+  [
+    QueryCommand,
+    {
+      name: 'Query',
+      marshalIn: mapFields(['ExpressionAttributeValues', 'ExclusiveStartKey']),
+      unmarshalOut: (output, convert) => mapFields(['LastEvaluatedKey'])(itemLists(['Items'])(output, convert), convert),
+    },
+  ],
+  [
+    BatchWriteCommand,
+    {
+      name: 'BatchWriteItem',
+      marshalIn: (input, convert) => ({ ...input, RequestItems: writeRequests(input.RequestItems, convert) }),
+      unmarshalOut: (output, convert) => ({ ...output, UnprocessedItems: writeRequests(output.UnprocessedItems, convert) }),
+    },
+  ],
+  [
+    BatchGetCommand,
+    {
+      name: 'BatchGetItem',
+      marshalIn: (input, convert) => ({ ...input, RequestItems: keysByTable(input.RequestItems, convert) }),
+      unmarshalOut: (output, convert) => ({
+        ...output,
+        Responses:
+          output.Responses === undefined
+            ? undefined
+            : Object.fromEntries(Object.entries(output.Responses as Record<string, Values[]>).map(([table, items]) => [table, items.map(convert)])),
+        UnprocessedKeys: keysByTable(output.UnprocessedKeys, convert),
+      }),
+    },
+  ],
+]);
+
+/**
+ * Binary attribute values travel as base64 in the JSON protocol. The replacer reads the holder's own
+ * value, since a Buffer's `toJSON` has already run on the one it is given.
+ */
+export function binaryAsBase64(this: Record<string, unknown>, key: string, value: unknown): unknown {
+  const original = this[key];
+  return original instanceof Uint8Array ? Buffer.from(original.buffer, original.byteOffset, original.byteLength).toString('base64') : value;
+}
+
+/** A blob as the SDK gives it: a Uint8Array (a Buffer's `toString` would read it as text). */
+const binaryOf = (base64: string): Uint8Array => {
+  const bytes = Buffer.from(base64, 'base64');
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+};
+
+/** Only an attribute value's `B` or `BS` holds a string there: an attribute so named holds an object. */
+export function base64AsBinary(key: string, value: unknown): unknown {
+  if (key === 'B' && typeof value === 'string') return binaryOf(value);
+  if (key === 'BS' && Array.isArray(value) && value.every((entry) => typeof entry === 'string')) return value.map((entry) => binaryOf(entry as string));
+  return value;
+}
+
+/** Parameters of the API's first version, which only the SDK's path marshals. */
+export const LEGACY_PARAMETERS = ['Expected', 'AttributeUpdates', 'KeyConditions', 'QueryFilter'] as const;
