@@ -35,6 +35,22 @@ import { keepAliveAgents, sendPlainRequest, type KeepAliveAgents } from '../http
 import { isStoreUnavailableError, STORE_FAULT_CLASSIFIER, storeFault } from '../dynamodb/dynamodb-errors';
 import { base64AsBinary, binaryAsBase64, LEGACY_PARAMETERS, operations, type Input, type Values } from './direct-dynamodb-operations';
 
+/** A lib-dynamodb command: its input, and its SDK command's operation schema (`[9, namespace, name, …]`, public in the SDK's code). */
+interface DirectCommand {
+  input: Input;
+  clientCommand: { schema: unknown };
+}
+
+/**
+ * The operation a command is, read from its schema: DynamoDB's namespace and one of the names this
+ * path sends, or undefined (the SDK's path) for anything else, a changed schema format included.
+ */
+const operationOf = (command: unknown) => {
+  const schema = (command as Partial<DirectCommand> | null)?.clientCommand?.schema;
+  if (!Array.isArray(schema) || schema[0] !== 9 || schema[1] !== 'com.amazonaws.dynamodb') return undefined;
+  return operations.get(schema[2] as string);
+};
+
 /** What CloudTrail's data events show for these calls (the SDK's own calls carry the SDK's name). */
 const USER_AGENT = 'whatsapp-broadcast-platform direct-dynamodb-calls';
 
@@ -147,8 +163,8 @@ export class DirectDynamoDbCalls {
   }
 
   /** Whether `command` is one of the item operations this path sends, without legacy parameters. */
-  supports(command: unknown): command is { input: Input } {
-    if (!operations.has((command as object).constructor)) return false;
+  supports(command: unknown): command is DirectCommand {
+    if (operationOf(command) === undefined) return false;
     const input = (command as { input: Input }).input;
     return !LEGACY_PARAMETERS.some((parameter) => input[parameter] !== undefined);
   }
@@ -159,7 +175,7 @@ export class DirectDynamoDbCalls {
     return this.endpoint;
   }
 
-  async send(command: { input: Input }, endpoint: Endpoint, plan: DirectCallPlan): Promise<unknown> {
+  async send(command: DirectCommand, endpoint: Endpoint, plan: DirectCallPlan): Promise<unknown> {
     try {
       return await this.attempts(command, endpoint);
     } catch (error) {
@@ -167,8 +183,8 @@ export class DirectDynamoDbCalls {
     }
   }
 
-  private async attempts(command: { input: Input }, endpoint: Endpoint): Promise<unknown> {
-    const operation = operations.get((command as object).constructor)!;
+  private async attempts(command: DirectCommand, endpoint: Endpoint): Promise<unknown> {
+    const operation = operationOf(command)!;
     const body = JSON.stringify(operation.marshalIn(command.input, this.toValues), binaryAsBase64);
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -211,9 +227,8 @@ export class DirectDynamoDbCalls {
       throw error;
     }
     const $metadata = { httpStatusCode: answer.status, requestId: answer.headers['x-amzn-requestid'], attempts: attempt, totalRetryDelay: 0 };
-    const parsed = answer.text === '' ? {} : (JSON.parse(answer.text, base64AsBinary) as Input);
-    if (answer.status === 200) return { ...parsed, $metadata };
-    throw exceptionOf(answer.status, answer.headers['x-amzn-errortype'], parsed, $metadata);
+    if (answer.status === 200) return { ...(answer.text === '' ? {} : (JSON.parse(answer.text, base64AsBinary) as Input)), $metadata };
+    throw exceptionOf(answer.status, answer.headers['x-amzn-errortype'], errorBodyOf(answer.text), $metadata);
   }
 
   private async resolveEndpoint(): Promise<Endpoint | undefined> {
@@ -224,6 +239,16 @@ export class DirectDynamoDbCalls {
     if ((await this.config.useFipsEndpoint()) || (await this.config.useDualstackEndpoint())) return undefined;
     const { url } = this.config.endpointProvider({ Region: await this.config.region() });
     return { url: url.href, protocol: url.protocol, hostname: url.hostname, port: url.port === '' ? undefined : Number(url.port), path: url.pathname };
+  }
+}
+
+/** A refusal's body, or nothing when it is not JSON (a proxy's page): the status still says whether a retry can help. */
+function errorBodyOf(text: string): Input {
+  try {
+    const body: unknown = JSON.parse(text);
+    return typeof body === 'object' && body !== null ? (body as Input) : {};
+  } catch {
+    return {};
   }
 }
 

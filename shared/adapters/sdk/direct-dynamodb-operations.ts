@@ -3,8 +3,6 @@
  * each operation hold attribute-value maps (DynamoDB's API reference), converted with the document
  * client's marshalling, and binary values as the JSON protocol carries them (base64).
  */
-import { BatchGetCommand, BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-
 export type Values = Record<string, unknown>;
 export type Input = Record<string, unknown>;
 
@@ -54,14 +52,17 @@ const keysByTable = (tables: unknown, convert: (map: Values) => Values) =>
         Object.entries(tables as Record<string, Values>).map(([table, request]) => [table, { ...request, Keys: (request.Keys as Values[]).map(convert) }]),
       );
 
-/** The operations sent directly, by lib-dynamodb command class. */
-export const operations = new Map<unknown, Operation>([
-  [GetCommand, { name: 'GetItem', marshalIn: mapFields(['Key']), unmarshalOut: mapFields(['Item']) }],
-  [PutCommand, { name: 'PutItem', marshalIn: mapFields(['Item', 'ExpressionAttributeValues']), unmarshalOut: mapFields(['Attributes']) }],
-  [UpdateCommand, { name: 'UpdateItem', marshalIn: mapFields(['Key', 'ExpressionAttributeValues']), unmarshalOut: mapFields(['Attributes']) }],
-  [DeleteCommand, { name: 'DeleteItem', marshalIn: mapFields(['Key', 'ExpressionAttributeValues']), unmarshalOut: mapFields(['Attributes']) }],
+/**
+ * The operations sent directly, by name. Named, not by command class: importing lib-dynamodb's seven
+ * classes here would put every operation's SDK command and schema into each function's bundle.
+ */
+export const operations = new Map<string, Operation>([
+  ['GetItem', { name: 'GetItem', marshalIn: mapFields(['Key']), unmarshalOut: mapFields(['Item']) }],
+  ['PutItem', { name: 'PutItem', marshalIn: mapFields(['Item', 'ExpressionAttributeValues']), unmarshalOut: mapFields(['Attributes']) }],
+  ['UpdateItem', { name: 'UpdateItem', marshalIn: mapFields(['Key', 'ExpressionAttributeValues']), unmarshalOut: mapFields(['Attributes']) }],
+  ['DeleteItem', { name: 'DeleteItem', marshalIn: mapFields(['Key', 'ExpressionAttributeValues']), unmarshalOut: mapFields(['Attributes']) }],
   [
-    QueryCommand,
+    'Query',
     {
       name: 'Query',
       marshalIn: mapFields(['ExpressionAttributeValues', 'ExclusiveStartKey']),
@@ -69,7 +70,7 @@ export const operations = new Map<unknown, Operation>([
     },
   ],
   [
-    BatchWriteCommand,
+    'BatchWriteItem',
     {
       name: 'BatchWriteItem',
       marshalIn: (input, convert) => ({ ...input, RequestItems: writeRequests(input.RequestItems, convert) }),
@@ -77,7 +78,7 @@ export const operations = new Map<unknown, Operation>([
     },
   ],
   [
-    BatchGetCommand,
+    'BatchGetItem',
     {
       name: 'BatchGetItem',
       marshalIn: (input, convert) => ({ ...input, RequestItems: keysByTable(input.RequestItems, convert) }),

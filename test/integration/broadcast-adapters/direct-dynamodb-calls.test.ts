@@ -16,6 +16,8 @@ import {
   GetCommand,
   PutCommand,
   QueryCommand,
+  ScanCommand,
+  TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { classifyStoreFaults } from '../../../shared/adapters/dynamodb/dynamodb-errors';
@@ -57,6 +59,34 @@ function clients(endpoint = dynamo.endpoint, settings: Partial<{ timeoutMs: numb
   };
   return { document, sent, stop };
 }
+
+describe('which commands go direct', () => {
+  // Read from each command's operation schema: a new SDK that changed its format would send nothing direct, and this fails.
+  it("takes the seven item operations by their schema, and leaves others and legacy parameters to the SDK's path", () => {
+    const direct = new DirectDynamoDbCalls({} as never, { timeoutMs: 1, maxAttempts: 1, maxSockets: 1 });
+    const Key = { pk: 'a' };
+    const TableName = 't';
+    const taken = [
+      new GetCommand({ TableName, Key }),
+      new PutCommand({ TableName, Item: Key }),
+      new UpdateCommand({ TableName, Key, UpdateExpression: 'SET a = :a' }),
+      new DeleteCommand({ TableName, Key }),
+      new QueryCommand({ TableName, KeyConditionExpression: 'pk = :pk' }),
+      new BatchWriteCommand({ RequestItems: {} }),
+      new BatchGetCommand({ RequestItems: {} }),
+    ];
+    expect(taken.map((command) => direct.supports(command))).toEqual(taken.map(() => true));
+    const left = [
+      new ScanCommand({ TableName }),
+      new TransactWriteCommand({ TransactItems: [] }),
+      new UpdateCommand({ TableName, Key, AttributeUpdates: { a: { Action: 'PUT', Value: 1 } } }),
+      new PutCommand({ TableName, Item: Key, Expected: { pk: { Exists: false } } }),
+      { input: {}, clientCommand: { schema: ['com.amazonaws.dynamodb', 'GetItem'] } },
+    ];
+    expect(left.map((command) => direct.supports(command))).toEqual(left.map(() => false));
+    direct.destroy();
+  });
+});
 
 describe('item operations sent directly, on dynalite', () => {
   it('answers every operation as the SDK path does: sets, binary, nested maps, pages, batches', async () => {
@@ -243,6 +273,20 @@ describe('item operations sent directly, against a stub server', () => {
       UpdateExpression: 'ADD n :one',
       ExpressionAttributeValues: { ':one': { N: '1' } },
     });
+    stop();
+  });
+
+  it('reads a refusal that is not JSON (a proxy page) by its status: a 502 is retried, then unavailable', async () => {
+    const page = (response: http.ServerResponse) => {
+      response.writeHead(502, { 'content-type': 'text/html' });
+      response.end('<html>Bad Gateway</html>');
+    };
+    answers = [page, page];
+    const { document, stop } = clients(endpoint);
+    const failure = await document.send(new GetCommand({ TableName: 't', Key: { pk: 'a' } })).catch((error) => error);
+    expect(failure).toBeInstanceOf(StoreUnavailableError);
+    expect(failure.cause).toMatchObject({ name: 'UnknownError', $fault: 'server', $metadata: { httpStatusCode: 502, attempts: 2 } });
+    expect(requests).toHaveLength(2);
     stop();
   });
 
