@@ -129,6 +129,8 @@ interface ResolvedConfig {
   credentials(): Promise<{ accessKeyId: string; secretAccessKey: string; sessionToken?: string }>;
   sha256: never;
   endpoint?: () => Promise<{ protocol: string; hostname: string; port?: number; path: string }>;
+  /** `AWS_ENDPOINT_URL_DYNAMODB` or `AWS_ENDPOINT_URL` (and the config file's), as the SDK reads them. */
+  serviceConfiguredEndpoint?: () => Promise<string | undefined>;
   endpointProvider(parameters: { Region: string }): { url: URL };
   useFipsEndpoint(): Promise<boolean>;
   useDualstackEndpoint(): Promise<boolean>;
@@ -231,16 +233,26 @@ export class DirectDynamoDbCalls {
     throw exceptionOf(answer.status, answer.headers['x-amzn-errortype'], errorBodyOf(answer.text), $metadata);
   }
 
+  /** As the SDK chooses: the client's endpoint, else one configured for the service, else its rule set's for the region. */
   private async resolveEndpoint(): Promise<Endpoint | undefined> {
     if (this.config.endpoint) {
       const { protocol, hostname, port, path } = await this.config.endpoint();
       return { url: `${protocol}//${port === undefined ? hostname : `${hostname}:${port}`}${path}`, protocol, hostname, port, path };
     }
+    const configured = await this.config.serviceConfiguredEndpoint?.();
+    if (configured) return endpointOf(new URL(configured));
     if ((await this.config.useFipsEndpoint()) || (await this.config.useDualstackEndpoint())) return undefined;
-    const { url } = this.config.endpointProvider({ Region: await this.config.region() });
-    return { url: url.href, protocol: url.protocol, hostname: url.hostname, port: url.port === '' ? undefined : Number(url.port), path: url.pathname };
+    return endpointOf(this.config.endpointProvider({ Region: await this.config.region() }).url);
   }
 }
+
+const endpointOf = (url: URL): Endpoint => ({
+  url: url.href,
+  protocol: url.protocol,
+  hostname: url.hostname,
+  port: url.port === '' ? undefined : Number(url.port),
+  path: url.pathname,
+});
 
 /** A refusal's body, or nothing when it is not JSON (a proxy's page): the status still says whether a retry can help. */
 function errorBodyOf(text: string): Input {

@@ -88,6 +88,29 @@ describe('which commands go direct', () => {
   });
 });
 
+describe('where direct calls go', () => {
+  const directFor = (config: ConstructorParameters<typeof DynamoDBClient>[0]) => {
+    const base = new DynamoDBClient({ credentials: emulatorCredentials, ...config });
+    return { direct: new DirectDynamoDbCalls(base.config as never, { timeoutMs: 1, maxAttempts: 1, maxSockets: 1 }), base };
+  };
+
+  it("posts where the SDK would: the region's endpoint, one configured for the service, or none (the SDK's path) for FIPS", async () => {
+    const regional = directFor({ region: 'eu-west-1' });
+    expect((await regional.direct.ready())?.url).toBe('https://dynamodb.eu-west-1.amazonaws.com/');
+    const previous = process.env.AWS_ENDPOINT_URL_DYNAMODB;
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = 'http://127.0.0.1:4567';
+    try {
+      const configured = directFor({ region: 'eu-west-1' });
+      expect(await configured.direct.ready()).toMatchObject({ url: 'http://127.0.0.1:4567/', hostname: '127.0.0.1', port: 4567 });
+    } finally {
+      if (previous === undefined) delete process.env.AWS_ENDPOINT_URL_DYNAMODB;
+      else process.env.AWS_ENDPOINT_URL_DYNAMODB = previous;
+    }
+    const fips = directFor({ region: 'us-east-1', useFipsEndpoint: true });
+    expect(await fips.direct.ready()).toBeUndefined();
+  });
+});
+
 describe('item operations sent directly, on dynalite', () => {
   it('answers every operation as the SDK path does: sets, binary, nested maps, pages, batches', async () => {
     const { document, sent, stop } = clients();
