@@ -33,7 +33,7 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import { HttpTimeoutError } from '../http/errors';
 import { keepAliveAgents, sendPlainRequest, type KeepAliveAgents } from '../http/keep-alive-http-client';
 import { isStoreUnavailableError, STORE_FAULT_CLASSIFIER, storeFault } from '../dynamodb/dynamodb-errors';
-import { base64AsBinary, binaryAsBase64, LEGACY_PARAMETERS, operations, type Input, type Values } from './direct-dynamodb-operations';
+import { answerOf, LEGACY_PARAMETERS, operations, requestJson, type Input, type Values } from './direct-dynamodb-operations';
 
 /** A lib-dynamodb command: its input, and its SDK command's operation schema (`[9, namespace, name, …]`, public in the SDK's code). */
 interface DirectCommand {
@@ -187,7 +187,7 @@ export class DirectDynamoDbCalls {
 
   private async attempts(command: DirectCommand, endpoint: Endpoint): Promise<unknown> {
     const operation = operationOf(command)!;
-    const body = JSON.stringify(operation.marshalIn(command.input, this.toValues), binaryAsBase64);
+    const body = requestJson(operation.marshalIn(command.input, this.toValues));
     for (let attempt = 1; ; attempt += 1) {
       try {
         const output = await this.post(operation.name, body, endpoint, attempt);
@@ -229,7 +229,7 @@ export class DirectDynamoDbCalls {
       throw error;
     }
     const $metadata = { httpStatusCode: answer.status, requestId: answer.headers['x-amzn-requestid'], attempts: attempt, totalRetryDelay: 0 };
-    if (answer.status === 200) return { ...(answer.text === '' ? {} : (JSON.parse(answer.text, base64AsBinary) as Input)), $metadata };
+    if (answer.status === 200) return { ...answerOf(answer.text), $metadata };
     throw exceptionOf(answer.status, answer.headers['x-amzn-errortype'], errorBodyOf(answer.text), $metadata);
   }
 

@@ -95,10 +95,22 @@ export const operations = new Map<string, Operation>([
 ]);
 
 /**
- * Binary attribute values travel as base64 in the JSON protocol. The replacer reads the holder's own
- * value, since a Buffer's `toJSON` has already run on the one it is given.
+ * A request's JSON, binary attribute values as base64 (the JSON protocol's form). The replacer, a
+ * call per key, runs only when a plain stringify shows a blob (`"B":{…}`, a Uint8Array as an object).
  */
-export function binaryAsBase64(this: Record<string, unknown>, key: string, value: unknown): unknown {
+export function requestJson(input: Input): string {
+  const plain = JSON.stringify(input);
+  return plain.includes('"B":{') || plain.includes('"BS":[{') ? JSON.stringify(input, binaryAsBase64) : plain;
+}
+
+/** An answer's JSON, `B` and `BS` values as Uint8Arrays; the reviver (3x a parse) only when the text has either. */
+export function answerOf(text: string): Input {
+  if (text === '') return {};
+  return JSON.parse(text, text.includes('"B":') || text.includes('"BS":') ? base64AsBinary : undefined) as Input;
+}
+
+/** The replacer reads the holder's own value, since a Buffer's `toJSON` has already run on the one it is given. */
+function binaryAsBase64(this: Record<string, unknown>, key: string, value: unknown): unknown {
   const original = this[key];
   return original instanceof Uint8Array ? Buffer.from(original.buffer, original.byteOffset, original.byteLength).toString('base64') : value;
 }
@@ -110,7 +122,7 @@ const binaryOf = (base64: string): Uint8Array => {
 };
 
 /** Only an attribute value's `B` or `BS` holds a string there: an attribute so named holds an object. */
-export function base64AsBinary(key: string, value: unknown): unknown {
+function base64AsBinary(key: string, value: unknown): unknown {
   if (key === 'B' && typeof value === 'string') return binaryOf(value);
   if (key === 'BS' && Array.isArray(value) && value.every((entry) => typeof entry === 'string')) return value.map((entry) => binaryOf(entry as string));
   return value;

@@ -116,7 +116,16 @@ describe('item operations sent directly, on dynalite', () => {
     const { document, sent, stop } = clients();
     const pk = unique('DIRECT#item');
     const blob = new Uint8Array([0, 1, 2, 250, 251, 252]);
-    const item = { pk, sk: 'A', count: 3, tags: new Set(['a', 'b']), blob, nested: { list: [1, 'two', { deep: true }] }, gone: undefined };
+    const item = {
+      pk,
+      sk: 'A',
+      count: 3,
+      tags: new Set(['a', 'b']),
+      blob,
+      blobs: new Set([new Uint8Array([1]), new Uint8Array([2, 3])]),
+      nested: { list: [1, 'two', { deep: true }] },
+      gone: undefined,
+    };
     await document.send(new PutCommand({ TableName: table, Item: item }));
     const updated = await document.send(
       new UpdateCommand({
