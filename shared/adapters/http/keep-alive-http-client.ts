@@ -20,6 +20,12 @@ export interface PlainHttpRequest {
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;
+  /**
+   * Where `timeoutMs` starts: at the call (default: the whole answer, a wait for a free socket
+   * included), or once a socket is the request's, as the SDK's request handler counts it: a store
+   * client's queue behind its socket limit on a busy process is not the store being slow.
+   */
+  timeoutFrom?: 'call' | 'socket';
 }
 
 export interface PlainHttpResponse {
@@ -83,11 +89,16 @@ export function sendPlainRequest(request: PlainHttpRequest, agents: KeepAliveAge
     // The agent's idle timeout also fires on a socket in use; the request's own limit is the timer below.
     outgoing.on('timeout', () => undefined);
     outgoing.on('error', fail);
-    const timer = setTimeout(() => {
-      const timeout = new HttpTimeoutError(`no complete answer within ${request.timeoutMs} ms`);
-      outgoing.destroy(timeout);
-      reject(timeout);
-    }, request.timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    const startClock = () => {
+      timer = setTimeout(() => {
+        const timeout = new HttpTimeoutError(`no complete answer within ${request.timeoutMs} ms`);
+        outgoing.destroy(timeout);
+        reject(timeout);
+      }, request.timeoutMs);
+    };
+    if (request.timeoutFrom === 'socket') outgoing.once('socket', startClock);
+    else startClock();
     function fail(error: Error): void {
       clearTimeout(timer);
       reject(error);

@@ -104,7 +104,7 @@ export function directCallPlan(stack: { identify(): string[] }): DirectCallPlan 
 }
 
 export interface DirectCallSettings {
-  /** Time for the whole answer, as the clients' `requestTimeout` (ms). */
+  /** Time for the whole answer once a socket is the request's, as the clients' `requestTimeout` counts it (ms). */
   timeoutMs: number;
   /** Attempts of a call whose fault a retry can fix, as the clients' `maxAttempts`. */
   maxAttempts: number;
@@ -222,7 +222,10 @@ export class DirectDynamoDbCalls {
     );
     let answer: Awaited<ReturnType<typeof sendPlainRequest>>;
     try {
-      answer = await sendPlainRequest({ url: endpoint.url, method: 'POST', headers: signed.headers, body, timeoutMs: this.settings.timeoutMs }, this.agents);
+      answer = await sendPlainRequest(
+        { url: endpoint.url, method: 'POST', headers: signed.headers, body, timeoutMs: this.settings.timeoutMs, timeoutFrom: 'socket' },
+        this.agents,
+      );
     } catch (error) {
       // The SDK's name for a request that ran out of time (dynamodb-errors.ts counts it as transient).
       if (error instanceof HttpTimeoutError) throw Object.assign(new Error(error.message, { cause: error }), { name: 'TimeoutError' });

@@ -47,7 +47,7 @@ afterAll(async () => {
 });
 
 /** A client as the functions build one, sending directly; `sdk` is the same without the direct path. */
-function clients(endpoint = dynamo.endpoint, settings: Partial<{ timeoutMs: number; maxAttempts: number }> = {}) {
+function clients(endpoint = dynamo.endpoint, settings: Partial<{ timeoutMs: number; maxAttempts: number; maxSockets: number }> = {}) {
   const base = withoutSdkLogging(new DynamoDBClient({ region: emulatorRegion, credentials: emulatorCredentials, endpoint, maxAttempts: 2 }));
   const direct = new DirectDynamoDbCalls(base.config as never, { timeoutMs: 2_000, maxAttempts: 2, maxSockets: 10, ...translateConfig, ...settings }, () => 0);
   const document = withResolvedHandlers(DynamoDBDocumentClient.from(base, translateConfig), direct);
@@ -318,6 +318,17 @@ describe('item operations sent directly, against a stub server', () => {
     const failure = await document.send(new GetCommand({ TableName: 't', Key: { pk: 'a' } })).catch((error) => error);
     expect(failure).toBeInstanceOf(StoreUnavailableError);
     expect(failure.cause).toMatchObject({ name: 'UnknownError', $fault: 'server', $metadata: { httpStatusCode: 502, attempts: 2 } });
+    expect(requests).toHaveLength(2);
+    stop();
+  });
+
+  it('counts its time limit from the socket, as the SDK does: a call queued behind the socket limit is not timed out', async () => {
+    const slow = (response: http.ServerResponse) => setTimeout(() => ok({})(response), 250);
+    answers = [slow, slow];
+    const { document, stop } = clients(endpoint, { timeoutMs: 400, maxSockets: 1 });
+    // The second waits ~250 ms for the one socket, then ~250 ms for its answer: 500 ms from the call.
+    const answered = await Promise.all([1, 2].map(() => document.send(new GetCommand({ TableName: 't', Key: { pk: 'a' } }))));
+    expect(answered.map((answer) => answer.$metadata.attempts)).toEqual([1, 1]);
     expect(requests).toHaveLength(2);
     stop();
   });
