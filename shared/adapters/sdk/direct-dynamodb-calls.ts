@@ -2,22 +2,21 @@
  * DynamoDB's item operations sent straight over HTTP, for a document client whose middleware stack
  * is as the SDK builds it (docs/PERFORMANCE.md "SDK per-call cost").
  *
- * Why: measured against a stub server (`npm run bench -- --only=sdk`), one UpdateItem through the
- * document client costs ~400 µs of client CPU with its stack resolved once, against ~110 µs for the
- * same request marshalled, signed and posted here. Most of the difference is the SDK's schema-driven
- * serialisation and the middleware chain around it; on the chunk worker's path (0.35–0.48 store calls
- * a message) that is a quarter of its CPU. The parts that are easy to get wrong stay the SDK's own:
- * marshalling (`@aws-sdk/util-dynamodb`, with the document client's options), SigV4
- * (`@smithy/signature-v4`, with the client's credentials provider, region and hash), the endpoint
- * (the client's configured endpoint or its own rule set) and the error classes (`@aws-sdk/client-dynamodb`).
+ * Why: against a stub server (`npm run bench -- --only=sdk`) a Put, Update or Get through the document
+ * client costs 371–404 µs of client CPU with its stack resolved once, against 180–244 µs sent here.
+ * Most of the difference is the SDK's schema-driven serialisation and the middleware chain around it;
+ * on the chunk worker's path (~0.35 store calls a message) it was a fifth of its CPU. The parts that
+ * are easy to get wrong stay the SDK's own: marshalling (`@aws-sdk/util-dynamodb`, with the document
+ * client's options), SigV4 (`@smithy/signature-v4`, with the client's credentials provider, region and
+ * hash), the endpoint (as the client's configuration resolves it) and the error classes.
  *
- * What it keeps of the SDK's behaviour: the same JSON protocol requests; one retry of a fault a retry
- * can fix (the clients' `maxAttempts: 2`), after a jittered pause; answers as the document client
- * gives them (attribute values unmarshalled, `$metadata`); failures as the SDK's exception classes
- * (`ConditionalCheckFailedException` is `instanceof` it). What it does not do, so such a call takes
- * the SDK's path: operations other than the seven below, legacy parameters (`Expected`,
- * `AttributeUpdates`, `KeyConditions`, `QueryFilter`), FIPS or dual-stack endpoints, per-call options,
- * and any stack with a middleware this path would skip (resolved-handlers.ts decides, by name).
+ * What it keeps of the SDK's behaviour: the same JSON protocol requests; the time limit counted from
+ * the socket; one retry of a fault a retry can fix (the clients' `maxAttempts: 2`), after a jittered
+ * pause; answers as the document client gives them (attribute values unmarshalled, blobs as
+ * Uint8Arrays, `$metadata`); failures as the SDK's exception classes (`ConditionalCheckFailedException`
+ * is `instanceof` it). What takes the SDK's path instead: operations other than the seven of
+ * direct-dynamodb-operations.ts, legacy parameters, FIPS or dual-stack endpoints, per-call options, and
+ * any stack with a middleware this path would skip (`directCallPlan`; resolved-handlers.ts asks it).
  */
 import {
   ConditionalCheckFailedException,
