@@ -20,7 +20,7 @@ import { classifyStoreFaults } from '../shared/adapters/dynamodb/dynamodb-errors
 import { DirectDynamoDbCalls } from '../shared/adapters/sdk/direct-dynamodb-calls';
 import { withResolvedHandlers } from '../shared/adapters/sdk/resolved-handlers';
 import { withoutSdkLogging } from '../shared/adapters/sdk/without-sdk-logging';
-import { dynamoDbClientSettings } from '../functions/composition/dynamodb-clients';
+import { directCallSettings, dynamoDbClientSettings } from '../functions/composition/dynamodb-clients';
 import { median } from './lib/stats';
 
 export type SdkOperation = 'PutItem' | 'UpdateItem' | 'GetItem';
@@ -103,9 +103,7 @@ function documentVariant(
       const base = new DynamoDBClient(settings(endpoint));
       if (options.noSdkLogging) withoutSdkLogging(base);
       const translateConfig = { marshallOptions: { removeUndefinedValues: true } };
-      const direct = options.direct
-        ? new DirectDynamoDbCalls(base.config as never, { timeoutMs: 2_000, maxAttempts: 2, maxSockets: 50, ...translateConfig })
-        : undefined;
+      const direct = options.direct ? new DirectDynamoDbCalls(base.config as never, directCallSettings) : undefined;
       let document = DynamoDBDocumentClient.from(base, translateConfig);
       if (options.resolvedOnce) document = withResolvedHandlers(document, direct);
       classifyStoreFaults(document);

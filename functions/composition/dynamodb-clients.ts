@@ -22,8 +22,8 @@ const timeouts = { connectionTimeout: 1_000, requestTimeout: 2_000, throwOnReque
 const maxAttempts = 2;
 
 const translateConfig = { marshallOptions: { removeUndefinedValues: true } };
-/** The same limits for calls sent directly (shared/adapters/sdk/direct-dynamodb-calls.ts); 50 sockets as the SDK's handler. */
-const directSettings = { timeoutMs: timeouts.requestTimeout, maxAttempts, maxSockets: 50, ...translateConfig };
+/** The same limits for calls sent directly (shared/adapters/sdk/direct-dynamodb-calls.ts; also the `--only=sdk` bench's); 50 sockets as the SDK's handler. */
+export const directCallSettings = { timeoutMs: timeouts.requestTimeout, maxAttempts, maxSockets: 50, ...translateConfig };
 
 /** Every function's DynamoDB client settings (also the `--only=sdk` bench's baseline). */
 export function dynamoDbClientSettings(region: string, endpoint: string | undefined): DynamoDBClientConfig {
@@ -41,7 +41,7 @@ export function dynamoDbClients(context: CompositionContext): DynamoDbClients {
   const direct = (client: DynamoDBClient) =>
     context.config.tracingEnabled
       ? undefined
-      : context.client(`dynamodb-direct ${region} ${endpoints.dynamodb ?? ''}`, () => new DirectDynamoDbCalls(client.config as never, directSettings));
+      : context.client(`dynamodb-direct ${region} ${endpoints.dynamodb ?? ''}`, () => new DirectDynamoDbCalls(client.config as never, directCallSettings));
   let document: DynamoDBDocumentClient | undefined;
   let documentOf: DynamoDBClient | undefined;
   return {
