@@ -22,7 +22,7 @@ export interface PlainHttpRequest {
   timeoutMs: number;
   /**
    * Where `timeoutMs` starts: at the call (default: the whole answer, a wait for a free socket
-   * included), or once a socket is the request's, as the SDK's request handler counts it: a store
+   * included, as the SDK's request handler counts it too), or once a socket is the request's: a store
    * client's queue behind its socket limit on a busy process is not the store being slow.
    */
   timeoutFrom?: 'call' | 'socket';

@@ -10,8 +10,9 @@
  * client's options), SigV4 (`@smithy/signature-v4`, with the client's credentials provider, region and
  * hash), the endpoint (as the client's configuration resolves it) and the error classes.
  *
- * What it keeps of the SDK's behaviour: the same JSON protocol requests; the time limit counted from
- * the socket; one retry of a fault a retry can fix (the clients' `maxAttempts: 2`), after a jittered
+ * What it keeps of the SDK's behaviour: the same JSON protocol requests; the 2 s limit (counted
+ * from the socket, where the SDK counts from the call: a queue behind the socket limit is not a slow
+ * store); one retry of a fault a retry can fix (the clients' `maxAttempts: 2`), after a jittered
  * pause; answers as the document client gives them (attribute values unmarshalled, blobs as
  * Uint8Arrays, `$metadata`); failures as the SDK's exception classes (`ConditionalCheckFailedException`
  * is `instanceof` it). What takes the SDK's path instead: operations other than the seven of
@@ -103,7 +104,7 @@ export function directCallPlan(stack: { identify(): string[] }): DirectCallPlan 
 }
 
 export interface DirectCallSettings {
-  /** Time for the whole answer once a socket is the request's, as the clients' `requestTimeout` counts it (ms). */
+  /** Time for the whole answer once a socket is the request's (ms): the clients' `requestTimeout`, which the SDK counts from the call. */
   timeoutMs: number;
   /** Attempts of a call whose fault a retry can fix, as the clients' `maxAttempts`. */
   maxAttempts: number;

@@ -322,7 +322,7 @@ describe('item operations sent directly, against a stub server', () => {
     stop();
   });
 
-  it('counts its time limit from the socket, as the SDK does: a call queued behind the socket limit is not timed out', async () => {
+  it('counts its time limit from the socket: a call queued behind the socket limit is not timed out', async () => {
     const slow = (response: http.ServerResponse) => setTimeout(() => ok({})(response), 250);
     answers = [slow, slow];
     const { document, stop } = clients(endpoint, { timeoutMs: 400, maxSockets: 1 });
