@@ -29,6 +29,8 @@ export const platformMetrics = {
   chunksDeadLettered: 'ChunksDeadLettered',
   /** Audit entries not recorded after their retries (the call itself was answered as decided; docs/PEOPLE.md "Audit log"). Unit: Count. */
   auditWriteFailed: 'AuditWriteFailed',
+  /** Tracked-link clicks whose count or `link.clicked` failed after its retries (the person was still redirected; docs/OUTCOMES.md "The redirect"). Unit: Count. */
+  clicksNotCounted: 'ClicksNotCounted',
 } as const;
 
 export type PlatformMetricName = (typeof platformMetrics)[keyof typeof platformMetrics];

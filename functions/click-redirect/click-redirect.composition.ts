@@ -1,7 +1,13 @@
 /** click-redirect: the messaging table (job and recipient, click facts, Meta click ids), the link key (token key, purpose click-link), link.clicked (tenancy read, customerEvents). DynamoDB + KMS + SQS. */
 import type { FollowLinkDependencies } from '../../shared/clicks/follow-tracked-link';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
-import { clickCorrelationsSection, clickDestinationsSection, clickLinkKeysSection, outcomeStoreSection } from '../composition/clicks.section';
+import {
+  clickCorrelationsSection,
+  clickDestinationsSection,
+  clickLinkKeysSection,
+  clickNotCountedSection,
+  outcomeStoreSection,
+} from '../composition/clicks.section';
 import { lazyPorts, value, type CompositionContext } from '../composition/composition-context';
 import { customerEventPublisherSection } from '../composition/customer-events.section';
 import { dynamoDbClients } from '../composition/dynamodb-clients';
@@ -23,6 +29,7 @@ export function composeClickRedirect(context: CompositionContext): ClickRedirect
     outcomes: outcomeStoreSection(context, dynamoDb),
     correlations: clickCorrelationsSection(context, dynamoDb),
     events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
+    clickNotCounted: clickNotCountedSection(context),
     clock: value(context.clock),
   });
 }

@@ -6,8 +6,11 @@ import { DynamoDbOutcomeStore } from '../../shared/adapters/dynamodb/dynamodb-ou
 import { ClickLinkKeys } from '../../shared/clicks/click-link-key';
 import { requireSetting } from '../../shared/config/app-config';
 import type { TokenCipher } from '../../shared/crypto/token-cipher';
+import { platformMetrics } from '../../runtime-contract/observability';
+import { logger } from '../../shared/observability/logger';
 import { memoize, type CompositionContext } from './composition-context';
 import type { DynamoDbClients } from './dynamodb-clients';
+import { publishedCount } from './published-count';
 
 const messagingTable = (context: CompositionContext) => requireSetting(context.config.tableNames.messaging, 'MESSAGING_TABLE');
 
@@ -23,3 +26,15 @@ export const clickCorrelationsSection = (context: CompositionContext, dynamoDb: 
 
 export const outcomeStoreSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(() => new DynamoDbOutcomeStore(dynamoDb.document, messagingTable(context)));
+
+/**
+ * The redirect's report of a click it could not count: logged with the fault's name only (the
+ * token names a recipient, so it is not logged) and counted as `ClicksNotCounted`, published at once.
+ */
+export function clickNotCountedSection(context: CompositionContext): () => (fault: unknown) => void {
+  const count = publishedCount(context, platformMetrics.clicksNotCounted);
+  return () => (fault) => {
+    logger.error('click not counted', { fault: (fault as Error)?.name ?? 'unknown' });
+    count();
+  };
+}

@@ -2,7 +2,8 @@
  * The redirect of a tracked link (docs/OUTCOMES.md "Tracked links"): `GET {clickBaseUrl}/r/{token}`.
  * The token is checked with the link key (no store read for a forged one), the destination read
  * once (fixed at accept: never taken from the request, so never an open redirect), and a person's
- * click counted with one write; `link.clicked` follows only a click that added a fact.
+ * click counted with one write; `link.clicked` follows only a click that added a fact. A count that
+ * fails does not fail the redirect.
  */
 import type { Clock } from '../ports/clock';
 import type { CustomerEvent } from '../customer-events/ports';
@@ -20,6 +21,11 @@ export interface FollowLinkDependencies {
   /** Meta's `click_id` of a counted click, kept so Meta's click event is not counted again (meta-link-clicks.ts). */
   correlations?: Pick<ClickCorrelations, 'remember'>;
   events?: { publish(organizationId: string, event: CustomerEvent): Promise<void> };
+  /**
+   * Told when a person's click could not be counted or told (the store or the queue failed after
+   * their retries): the person is still sent on, and the function logs and counts it (`ClicksNotCounted`).
+   */
+  clickNotCounted?: (fault: unknown) => void;
   clock: Clock;
 }
 
@@ -52,7 +58,14 @@ export async function followTrackedLink(dependencies: FollowLinkDependencies, re
   const target = await dependencies.destinations.targetOf(reference, now);
   if (!target) return { kind: 'not-found' };
   if (request.method === 'HEAD' || isPreviewFetcher(request.userAgent)) return { kind: 'redirect', url: target.url, counted: false };
-  await countClick(dependencies, reference, target, request, now);
+  try {
+    await countClick(dependencies, reference, target, request, now);
+  } catch (fault) {
+    // Once the destination is known the person goes there: a 5xx would make them tap again, and a
+    // count whose write applied before its answer timed out would then count a second click.
+    dependencies.clickNotCounted?.(fault);
+    return { kind: 'redirect', url: target.url, counted: false };
+  }
   return { kind: 'redirect', url: target.url, counted: true };
 }
 
