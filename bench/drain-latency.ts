@@ -55,6 +55,9 @@ export async function benchDrainLatency(options: LatencyBenchOptions): Promise<{
     // A continuation is queued only once the invocation's last sends have returned, and a lost
     // answer takes the whole 15 s upstream timeout: 15 s without a new message is not a stall here.
     stallMs: 45_000,
+    // The functions' own DynamoDB path; the store-fault pair counts, so that both its runs take the
+    // SDK's path the injecting middleware forces on one of them.
+    countDynamoDb: options.storeFault === true,
   });
   const faultRate = options.storeFaultRate ?? 1000;
   const scenarios = options.storeFault

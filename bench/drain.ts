@@ -57,6 +57,12 @@ export interface DrainScenario {
   fault?: (run: { services: ReturnType<typeof getServices>; expected: number; acceptedSoFar: () => number }) => { injected: () => number; remove: () => void };
   /** Work beside the drain (e.g. another organization's single sends: bench/fifth-organization.ts). */
   alongside?: DrainAlongside;
+  /**
+   * Count DynamoDB requests (default true: section 5's cost reads them). The counter's middlewares
+   * send every DynamoDB call through the SDK's stack (shared/adapters/sdk/direct-dynamodb-calls.ts),
+   * so false measures the path the functions run; SQS is counted either way.
+   */
+  countDynamoDb?: boolean;
 }
 
 /**
@@ -258,7 +264,7 @@ async function drainOnceInner(scenario: DrainScenario, runIndex: number, log: (l
   let fault: ReturnType<NonNullable<DrainScenario['fault']>> | undefined;
   try {
     const services = getServices();
-    counter.attachDynamoDb(services.clients.dynamoDbBase);
+    if (scenario.countDynamoDb !== false) counter.attachDynamoDb(services.clients.dynamoDbBase);
     counter.attachSqs(services.clients.sqs);
     counter.attachSqs(runtime.sqs);
     const workerErrors = new Map<string, number>();

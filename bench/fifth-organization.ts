@@ -164,6 +164,7 @@ export async function benchFifthOrganization(
         recipientsPerAccount: perAccount,
         sandboxControl: META_LATENCY,
         stallMs: 45_000,
+        countDynamoDb: false,
         alongside: options.beside ? besideEachOther(sender, options.beside.work) : sender,
       },
     ],
