@@ -14,6 +14,7 @@
  *   npm run bench -- --only=sdk --sdk-variants=resolved   # only the DynamoDB variants whose name contains "resolved"
  *   npm run bench -- --only=fifth --fifth-recipients=8000   # a fifth organization's single sends while 4 accounts drain (default 40,000 in all)
  *   npm run bench -- --only=fifth --fifth-recipients=4000 --fifth-orgs=10   # the same beside 10 draining organizations
+ *   npm run bench -- --only=fifth --fifth-orgs=10 --fifth-isolation=threads   # each function in its own thread (--fifth-environments=2)
  *   npm run bench -- --only=hot --hot-recipients=3000       # hottest DynamoDB items' writes/s in a 1,000/s drain with its events (docs/SCALE.md)
  *   npm run bench -- --only=scale --scale-seconds=120 [--scale-variant=lanes] [--scale-seed=40] [--scale-campaign-members=20000]   # the deterministic scale simulation (bench/scale/scale-section.ts lists every option)
  *   npm run bench -- --only=rules --rules-chunks=100 --rules-reservations=500   # send rules: the window split's CPU per recipient, frequency-cap reservations on dynalite
@@ -441,7 +442,68 @@ async function main(): Promise<void> {
     goals.push(...latency.goals);
   }
 
-  if (selected.has('fifth')) {
+  const fifthIsolation = process.argv.find((argument) => argument.startsWith('--fifth-isolation='))?.slice('--fifth-isolation='.length);
+  if (selected.has('fifth') && fifthIsolation === 'threads') {
+    const drainingOrganizations = numberArgument('fifth-orgs') ?? 4;
+    const environments = numberArgument('fifth-environments') ?? 2;
+    out(
+      section(
+        `4i. The same in threads isolation: each function in its own thread (${environments} environments at most), ${drainingOrganizations} accounts draining`,
+      ),
+    );
+    const { benchFifthThreads } = await import('./fifth-threads');
+    const run = await benchFifthThreads({
+      drainingOrganizations,
+      totalRecipients: numberArgument('fifth-recipients') ?? 40_000,
+      maxInstancesPerFunction: environments,
+      log: out,
+    });
+    loadBySection.fifth = os.loadavg();
+    const f = run.fifth;
+    results.fifthThreads = {
+      ...run,
+      fifth: { ...f, sends: f.sends.map(({ sentAt, status, answerMs, toSandboxMs }) => ({ sentAt, status, answerMs, toSandboxMs })) },
+    };
+    out(
+      renderTable(
+        ['figure', 'value'],
+        [
+          [
+            `${drainingOrganizations} drains: achieved / configured (aggregate)`,
+            `${pct(run.drainFraction)} (accounts ${run.accountFractions.map(pct).join(', ')})`,
+          ],
+          [`${drainingOrganizations} drains: dup / lost, completed`, `${run.duplicates} / ${run.lost}, ${run.completed}`],
+          [
+            'fifth organization: sends, answers',
+            `${f.sends.length}, ${Object.entries(f.statuses)
+              .map(([status, count]) => `${status}: ${count}`)
+              .join(', ')}`,
+          ],
+          ['fifth organization: accept answer p50 / p99', `${ms(f.answerP50Ms)} / ${ms(f.answerP99Ms)}`],
+          ['fifth organization: request -> sandbox receipt p50 / p99 / max', `${ms(f.p50Ms)} / ${ms(f.p99Ms)} / ${ms(f.maxMs)} (${f.arrived} arrived)`],
+          ['  of which after the accept answered p50 / p99', `${ms(f.afterAnswerP50Ms)} / ${ms(f.afterAnswerP99Ms)}`],
+          [
+            "  sends after the first 10 s (past the drains' accepts and cold starts): p50 / p99",
+            `${ms(run.steady.p50Ms)} / ${ms(run.steady.p99Ms)} (${run.steady.sends} sends)`,
+          ],
+          ['busiest threads (ELU since boot)', run.threads.map((thread) => `${thread.name} ${round(thread.utilization, 2)}`).join(', ')],
+          [
+            'wall, load average after',
+            `${round(run.wallSeconds, 1)} s, ${os
+              .loadavg()
+              .map((value) => round(value, 2))
+              .join(' / ')}`,
+          ],
+        ],
+      ),
+    );
+    goals.push({
+      figure: `fifth organization's single message beside ${drainingOrganizations} draining organizations, threads isolation, accept -> sandbox`,
+      value: `p50 ${Math.round(f.p50Ms)} ms, p99 ${Math.round(f.p99Ms)} ms; after the first 10 s p99 ${Math.round(run.steady.p99Ms)} ms (${f.arrived} of ${f.sends.length}; drains ${pct(run.drainFraction)})`,
+      goal: 'p99 <= 2 s, every send answered 200 and arrived',
+      met: f.arrived === f.sends.length && f.p99Ms <= 2_000 ? 'yes' : 'no',
+    });
+  } else if (selected.has('fifth')) {
     const drainingOrganizations = numberArgument('fifth-orgs') ?? 4;
     out(
       section(
