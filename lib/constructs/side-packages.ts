@@ -7,7 +7,10 @@
  * - the Powertools Tracer with the X-Ray SDK (~124 KiB): only where tracing is on
  *   (shared/observability/tracer.ts), in functions that build SDK clients and trace them;
  * - jose (~26 KiB): only on the first person's token (shared/adapters/oidc/jose-token-verifier.ts),
- *   in the functions that serve routes and the request authorizer.
+ *   in the functions that serve routes and the request authorizer;
+ * - Powertools Metrics (~12 KiB): only on a route group's first rare count, an audit entry or a click
+ *   that could not be written (functions/composition/published-count.ts). The queue workers, which
+ *   publish metrics on every record, keep it inside their bundle.
  *
  * Each is named in the bundle by an esbuild `define`: its file (`"./x.cjs"`) where the file is
  * built, `false` where the function has no use for it. Unbundled (tsx, jest) the name is undefined
@@ -18,6 +21,7 @@ import { routes } from '../../runtime-contract/all-routes';
 import { requestAuthorizer, type FunctionDefinition, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { SDK_TRACER_FILE, SDK_TRACER_MODULE } from '../../shared/observability/tracer';
 import { JOSE_FILE, JOSE_MODULE } from '../../shared/adapters/oidc/jose-module-name';
+import { METRICS_FILE, METRICS_MODULE } from '../../shared/observability/metrics-module-name';
 
 export interface SidePackage {
   /** The esbuild `define` key the code reads. */
@@ -50,7 +54,11 @@ export function tracesSdkCallsOf(definition: FunctionDefinition): boolean {
  * no table, such as health, docs and the console, authenticates nobody).
  */
 const verifiesPersonTokens = (name: FunctionName, definition: FunctionDefinition): boolean =>
-  name === requestAuthorizer.functionName || (Object.keys(definition.tables).length > 0 && routes.some((route) => route.group === name));
+  name === requestAuthorizer.functionName || servesRoutesWithTables(name, definition);
+
+/** The route groups granted a table: those that may count a rare fault through published-count.ts (audit entries, clicks). */
+const servesRoutesWithTables = (name: FunctionName, definition: FunctionDefinition): boolean =>
+  Object.keys(definition.tables).length > 0 && routes.some((route) => route.group === name);
 
 export const sidePackages: readonly SidePackage[] = [
   {
@@ -60,6 +68,7 @@ export const sidePackages: readonly SidePackage[] = [
     wantedBy: (_name, definition) => tracesSdkCallsOf(definition),
   },
   { define: JOSE_MODULE, file: JOSE_FILE, entry: 'shared/adapters/oidc/jose-module.ts', wantedBy: verifiesPersonTokens },
+  { define: METRICS_MODULE, file: METRICS_FILE, entry: 'shared/observability/metrics-module.ts', wantedBy: servesRoutesWithTables },
 ];
 
 /** The side packages a function gets. */

@@ -1,7 +1,6 @@
 import { Metrics } from '@aws-lambda-powertools/metrics';
-import { defaultMetricsNamespace } from '../../runtime-contract/observability';
 import type { FunctionName } from '../../runtime-contract/resource-definitions';
-import { logger } from './logger';
+import { metricsSettingsOf } from './metrics-settings';
 
 /**
  * One function's business metrics (Powertools Metrics, CloudWatch EMF): the namespace the CDK app
@@ -14,5 +13,5 @@ import { logger } from './logger';
  * through the platform logger (level, masking).
  */
 export function functionMetrics(name: FunctionName, env: Readonly<Record<string, string | undefined>>): Metrics {
-  return new Metrics({ namespace: env.POWERTOOLS_METRICS_NAMESPACE || defaultMetricsNamespace, serviceName: name, logger });
+  return new Metrics(metricsSettingsOf(name, env));
 }

@@ -94,6 +94,7 @@ describe('side packages: files of their own beside the bundle', () => {
     "export { tracedClient } from './shared/observability/tracer';",
     "export { SQSClient } from '@aws-sdk/client-sqs';",
     "export const verifier = () => import('./shared/adapters/oidc/jose-token-verifier');",
+    "export { publishedCount } from './functions/composition/published-count';",
   ].join('\n');
 
   /** The probe bundled with `name`'s bundling options (into `directory` with its side files); the npm packages in the bundle. */
@@ -180,8 +181,32 @@ describe('side packages: files of their own beside the bundle', () => {
       const inputs = Object.entries(result.metafile.outputs).flatMap(([, output]) => Object.keys(output.inputs));
       const packages = new Set(inputs.flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []));
       expect({ name, inside: sidePackageNpm.filter((npmPackage) => packages.has(npmPackage)) }).toEqual({ name, inside: [] });
+      // Powertools Metrics: beside the route groups that count rare faults; the queue workers publish on every record and keep it inside.
+      if (sidePackagesOf(name, functions[name]).some(({ file }) => file === './powertools-metrics.cjs')) {
+        expect({ name, metricsInside: packages.has('@aws-lambda-powertools/metrics') }).toEqual({ name, metricsInside: false });
+      }
     }
+    expect(names.filter((name) => sidePackagesOf(name, functions[name]).some(({ file }) => file === './powertools-metrics.cjs'))).toEqual(
+      expect.arrayContaining(['broadcast-send', 'click-redirect', 'organization-admin']),
+    );
   }, 180_000);
+
+  it("a route group's bundle publishes a rare count with Powertools Metrics from its file", async () => {
+    const output = await runBesideProbe('click-redirect', [
+      "probe.publishedCount({ origin: { name: 'click-redirect', environment: {} } }, 'ClicksNotCounted')();",
+    ]);
+    const emf = JSON.parse(
+      output
+        .trim()
+        .split('\n')
+        .find((line) => line.includes('_aws'))!,
+    );
+    expect([emf.ClicksNotCounted, emf.service, emf._aws.CloudWatchMetrics[0].Metrics]).toEqual([
+      1,
+      'click-redirect',
+      [{ Name: 'ClicksNotCounted', Unit: 'Count' }],
+    ]);
+  }, 60_000);
 
   it('with tracing on, a bundle loads the tracer from its file and traces the client as unbundled code does', async () => {
     const output = await runBesideProbe('broadcast-send', [
