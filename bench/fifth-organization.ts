@@ -15,7 +15,7 @@
  */
 import { benchDrain, besideEachOther, type DrainAlongside, type ScenarioResult } from './drain';
 import { META_LATENCY, type GoalRow } from './drain-latency';
-import { percentile, sleep } from './lib/stats';
+import { ms, percentile, sleep } from './lib/stats';
 import { BROADCAST_PATH, broadcastBody, createBenchTenant, issueKey, type BenchTenant } from './lib/workload';
 
 export interface FifthOrganizationOptions {
@@ -184,4 +184,15 @@ export async function benchFifthOrganization(
     });
   }
   return { drain: drain!, fifth, goals };
+}
+
+/** The fifth organization's rows of a section's table (its sends, the accept's answer, request → sandbox). */
+export function fifthOrganizationRows(f: FifthOrganizationResult): string[][] {
+  const answers = Object.entries(f.statuses).map(([status, count]) => `${status}: ${count}`);
+  return [
+    ['fifth organization: sends, answers', `${f.sends.length}, ${answers.join(', ')}`],
+    ['fifth organization: accept answer p50 / p99', `${ms(f.answerP50Ms)} / ${ms(f.answerP99Ms)}`],
+    ['fifth organization: request -> sandbox receipt p50 / p99 / max', `${ms(f.p50Ms)} / ${ms(f.p99Ms)} / ${ms(f.maxMs)} (${f.arrived} arrived)`],
+    ['  of which after the accept answered (queue, chunk worker, send) p50 / p99', `${ms(f.afterAnswerP50Ms)} / ${ms(f.afterAnswerP99Ms)}`],
+  ];
 }

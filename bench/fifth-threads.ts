@@ -12,15 +12,13 @@
  * shared by all. Same workload as `--only=fifth`: accounts at 80/s at Meta's latency, a
  * one-recipient broadcast every second from one more organization, request → sandbox receipt.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { getServices } from '../functions/composition';
-import { startLocalRuntime } from '../local/local-runtime';
 import { META_LATENCY } from './drain-latency';
 import { fifthOrganizationSender, type FifthOrganizationResult } from './fifth-organization';
 import { awaitAccepted } from './lib/await-accepted';
 import { percentile } from './lib/stats';
+import { startThreadsRuntime } from './lib/threads-runtime';
 import { broadcastBody, createBenchTenant, issueKey, postBroadcast, withRestoredEnvironment, type BenchTenant } from './lib/workload';
 
 export interface FifthThreadsOptions {
@@ -56,15 +54,10 @@ const STEADY_AFTER_MS = 10_000;
 export const benchFifthThreads = (options: FifthThreadsOptions): Promise<FifthThreadsRun> => withRestoredEnvironment(() => fifthThreadsOnce(options));
 
 async function fifthThreadsOnce(options: FifthThreadsOptions): Promise<FifthThreadsRun> {
-  const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-bench-fifth-threads-'));
-  const runtime = await startLocalRuntime({
-    port: 0,
-    persist: false,
-    dataDirectory,
-    isolation: 'threads',
+  const { runtime, dataDirectory } = await startThreadsRuntime({
+    label: 'fifth-threads',
     maxInstancesPerFunction: options.maxInstancesPerFunction,
-    sandbox: { throughputPerSecond: RATE },
-    seedDemo: false,
+    ratePerSecond: RATE,
   });
   try {
     const services = getServices();

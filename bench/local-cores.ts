@@ -12,14 +12,13 @@
  * run nothing but the chunk worker (the emulators and the sandbox live elsewhere), so this is its
  * CPU, emulators excluded.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { getServices } from '../functions/composition';
-import { startLocalRuntime } from '../local/local-runtime';
 import type { ThreadCpu, ThreadUtilization } from '../local/function-host';
 import { awaitAccepted } from './lib/await-accepted';
 import { sleep } from './lib/stats';
+import { startThreadsRuntime } from './lib/threads-runtime';
 import { broadcastBody, createBenchTenant, issueKey, postBroadcast, withRestoredEnvironment } from './lib/workload';
 
 export interface CoresOptions {
@@ -86,17 +85,8 @@ export const benchLocalCores = (options: CoresOptions): Promise<CoresRun> => wit
 
 async function coresOnce(options: CoresOptions): Promise<CoresRun> {
   const log = options.log ?? (() => undefined);
-  const dataDirectory = mkdtempSync(join(tmpdir(), 'wbp-bench-cores-'));
   const bootStarted = performance.now();
-  const runtime = await startLocalRuntime({
-    port: 0,
-    persist: false,
-    dataDirectory,
-    isolation: 'threads',
-    maxInstancesPerFunction: options.maxInstancesPerFunction,
-    sandbox: { throughputPerSecond: options.ratePerSecond },
-    seedDemo: false,
-  });
+  const { runtime, dataDirectory } = await startThreadsRuntime({ label: 'cores', ...options });
   const bootMs = performance.now() - bootStarted;
   try {
     const services = getServices();

@@ -452,6 +452,7 @@ async function main(): Promise<void> {
       ),
     );
     const { benchFifthThreads } = await import('./fifth-threads');
+    const { fifthOrganizationRows } = await import('./fifth-organization');
     const run = await benchFifthThreads({
       drainingOrganizations,
       totalRecipients: numberArgument('fifth-recipients') ?? 40_000,
@@ -473,15 +474,7 @@ async function main(): Promise<void> {
             `${pct(run.drainFraction)} (accounts ${run.accountFractions.map(pct).join(', ')})`,
           ],
           [`${drainingOrganizations} drains: dup / lost, completed`, `${run.duplicates} / ${run.lost}, ${run.completed}`],
-          [
-            'fifth organization: sends, answers',
-            `${f.sends.length}, ${Object.entries(f.statuses)
-              .map(([status, count]) => `${status}: ${count}`)
-              .join(', ')}`,
-          ],
-          ['fifth organization: accept answer p50 / p99', `${ms(f.answerP50Ms)} / ${ms(f.answerP99Ms)}`],
-          ['fifth organization: request -> sandbox receipt p50 / p99 / max', `${ms(f.p50Ms)} / ${ms(f.p99Ms)} / ${ms(f.maxMs)} (${f.arrived} arrived)`],
-          ['  of which after the accept answered p50 / p99', `${ms(f.afterAnswerP50Ms)} / ${ms(f.afterAnswerP99Ms)}`],
+          ...fifthOrganizationRows(f),
           [
             "  sends after the first 10 s (past the drains' accepts and cold starts): p50 / p99",
             `${ms(run.steady.p50Ms)} / ${ms(run.steady.p99Ms)} (${run.steady.sends} sends)`,
@@ -510,7 +503,7 @@ async function main(): Promise<void> {
         `4i. One more organization's single message while ${drainingOrganizations} accounts drain at Meta's latency (issue 28 item 5; the single-message lane, issue 40)`,
       ),
     );
-    const { benchFifthOrganization } = await import('./fifth-organization');
+    const { benchFifthOrganization, fifthOrganizationRows } = await import('./fifth-organization');
     const fifth = await benchFifthOrganization({ totalRecipients: numberArgument('fifth-recipients') ?? 40_000, drainingOrganizations, log: out });
     loadBySection.fifth = os.loadavg();
     results.fifth = {
@@ -532,15 +525,7 @@ async function main(): Promise<void> {
               `${pct(run.aggregate.fraction)} (accounts ${run.accounts.map((account) => pct(account.fraction)).join(', ')})`,
             ],
             [`${drainingOrganizations} drains: dup / lost`, `${run.aggregate.duplicates} / ${run.aggregate.lost}`],
-            [
-              'fifth organization: sends, answers',
-              `${f.sends.length}, ${Object.entries(f.statuses)
-                .map(([status, count]) => `${status}: ${count}`)
-                .join(', ')}`,
-            ],
-            ['fifth organization: accept answer p50 / p99', `${ms(f.answerP50Ms)} / ${ms(f.answerP99Ms)}`],
-            ['fifth organization: request -> sandbox receipt p50 / p99 / max', `${ms(f.p50Ms)} / ${ms(f.p99Ms)} / ${ms(f.maxMs)} (${f.arrived} arrived)`],
-            ['  of which after the accept answered (queue, chunk worker, send) p50 / p99', `${ms(f.afterAnswerP50Ms)} / ${ms(f.afterAnswerP99Ms)}`],
+            ...fifthOrganizationRows(f),
             [
               `${drainingOrganizations} drains: first / last message of each account after the first of all`,
               run.accounts
