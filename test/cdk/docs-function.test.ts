@@ -15,5 +15,9 @@ it('copies exactly the files the docs page loads into the bundle, and nothing fo
     expect(target).toBe(`/out/${copy.directory}/${file}`);
   }
   // No files beside health's bundle: it builds no SDK client, so not even the tracer's.
-  expect(bundlingOf('health')).toEqual({ ...bundlingOptions, define: { __SDK_TRACER_MODULE__: 'false', __JOSE_MODULE__: 'false' }, externalModules: [] });
+  expect(bundlingOf('health')).toEqual({
+    ...bundlingOptions,
+    define: { __SDK_TRACER_MODULE__: 'false', __JOSE_MODULE__: 'false', __METRICS_MODULE__: 'false' },
+    externalModules: [],
+  });
 });
