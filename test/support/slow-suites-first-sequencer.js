@@ -20,7 +20,6 @@ const SLOWEST = [
   'test/integration/send-rules/respect.test.ts',
   'test/cdk/nag.test.ts',
   'test/unit/scale/scale-simulation.test.ts',
-  'test/integration/customer-webhooks/fairness.test.ts',
   'test/cdk/bundling-and-settings.test.ts',
   'test/integration/console/console-people-browser.test.ts',
   'test/integration/send-rules/canary.test.ts',
