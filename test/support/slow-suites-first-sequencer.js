@@ -11,7 +11,6 @@ const SLOWEST = [
   'test/integration/outcomes/campaign-outcomes.test.ts',
   'test/integration/campaigns/campaign-controls.test.ts',
   'test/integration/delivery/template-events-and-pricing.test.ts',
-  'test/integration/console/console-builder-browser.test.ts',
   'test/integration/console/console-browser.test.ts',
   'test/integration/local/start-command.test.ts',
   'test/integration/broadcast/template-pause.test.ts',
