@@ -103,7 +103,7 @@ function documentVariant(
       const base = new DynamoDBClient(settings(endpoint));
       if (options.noSdkLogging) withoutSdkLogging(base);
       const translateConfig = { marshallOptions: { removeUndefinedValues: true } };
-      const direct = options.direct ? new DirectDynamoDbCalls(base.config as never, directCallSettings) : undefined;
+      const direct = options.direct ? new DirectDynamoDbCalls(base.config as never, directCallSettings()) : undefined;
       let document = DynamoDBDocumentClient.from(base, translateConfig);
       if (options.resolvedOnce) document = withResolvedHandlers(document, direct);
       classifyStoreFaults(document);

@@ -3,12 +3,13 @@ import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import type { Environment } from '../../shared/config/app-config';
+import { parseStoreTimeoutConfig, type Environment } from '../../shared/config/app-config';
 import { logger } from '../../shared/observability/logger';
 import { functionMetrics } from '../../shared/observability/metrics';
 import type { ServiceOverrides } from '../composition/composition-context';
+import { expansionRedeliverySection } from '../composition/expansion-redelivery.section';
 import { composeFunction } from '../composition/function-composition';
-import { withRetriedStorePorts } from '../composition/store-retries';
+import { storeRetryMarginMs, withRetriedStorePorts } from '../composition/store-retries';
 import { defaultRetryBudgetSettings, RetryBudget } from '../../shared/ports/store-retry';
 import type { ExpandCampaignDependencies } from '../../shared/campaigns/expand-campaign';
 import { composeCampaignExpander } from './campaign-expander.composition';
@@ -35,18 +36,26 @@ const expanderStorePorts = [
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const createHandler = (env: Environment, overrides?: ServiceOverrides) => {
-  const dependencies = composeFunction('campaign-expander', env, composeCampaignExpander, overrides);
+  const composition = composeFunction(
+    'campaign-expander',
+    env,
+    (context) => ({ ports: composeCampaignExpander(context), redelivery: expansionRedeliverySection(context) }),
+    overrides,
+  );
   const metrics = functionMetrics('campaign-expander', env);
   const retryBudget = new RetryBudget(defaultRetryBudgetSettings);
+  const marginMs = storeRetryMarginMs(parseStoreTimeoutConfig(env));
   /**
    * Partial batch responses: a failed expansion message comes back alone (and resumes from its
-   * checkpoint). Store faults are first retried in place, as the chunk worker's are: a failed
-   * message would wait out the queue's visibility timeout (minutes) before the campaign goes on.
+   * checkpoint). Store faults are first retried in place, as the chunk worker's are; a message that
+   * still fails comes back after seconds (handle-expansion-record.ts), not the queue's visibility timeout.
    */
   return middy(async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> => {
     const invocation = { remainingTimeMs: () => context.getRemainingTimeInMillis(), sleep, random: Math.random };
     const handleRecord = async (record: SQSRecord): Promise<void> => {
-      await handleExpansionRecord(withRetriedStorePorts(dependencies(), expanderStorePorts, invocation, { budget: retryBudget }), record);
+      const { ports, redelivery } = composition();
+      const retried = withRetriedStorePorts(ports, expanderStorePorts, invocation, { budget: retryBudget, marginMs });
+      await handleExpansionRecord(retried, record, { queue: redelivery(), random: Math.random });
     };
     const processor = new BatchProcessor(EventType.SQS);
     return processPartialResponse(event, handleRecord, processor, { context });

@@ -12,12 +12,13 @@ import middy from '@middy/core';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type { FunctionName } from '../../runtime-contract/resource-definitions';
 import type { OutboundLane } from '../../shared/broadcast/outbound-lanes';
-import type { Environment } from '../../shared/config/app-config';
+import { parseStoreTimeoutConfig, type Environment } from '../../shared/config/app-config';
 import { logger } from '../../shared/observability/logger';
 import { functionMetrics } from '../../shared/observability/metrics';
 import { defaultRetryBudgetSettings, RetryBudget } from '../../shared/ports/store-retry';
 import type { ServiceOverrides } from '../composition/composition-context';
 import { composeFunction } from '../composition/function-composition';
+import { storeRetryMarginMs } from '../composition/store-retries';
 import { recordChunkMetrics } from './chunk-metrics';
 import { withStoreRetries } from './chunk-store-retries';
 import { composeChunkWorker } from './chunk-worker.composition';
@@ -42,11 +43,12 @@ export const createChunkConsumerHandler = (consumer: ChunkConsumer, env: Environ
   const metrics = functionMetrics(consumer.functionName, env);
   // The store retries' quota, shared by the invocations of this environment (chunk-store-retries.ts).
   const retryBudget = new RetryBudget(defaultRetryBudgetSettings);
+  const marginMs = storeRetryMarginMs(parseStoreTimeoutConfig(env));
   const handleRecord = async (record: SQSRecord, context: Context): Promise<void> => {
     const startedAt = Date.now();
     // Store calls retried in place within this invocation's time (chunk-store-retries.ts).
     const invocation = { remainingTimeMs: () => context.getRemainingTimeInMillis() };
-    const retried = withStoreRetries(dependencies(), invocation, { budget: retryBudget, logKeys: { messageId: record.messageId } });
+    const retried = withStoreRetries(dependencies(), invocation, { budget: retryBudget, marginMs, logKeys: { messageId: record.messageId } });
     const report = await handleChunkRecord(retried, record, context, consumer.lane);
     if (report) recordChunkMetrics(metrics, report, Date.now() - startedAt);
   };

@@ -8,7 +8,7 @@ import type { ChunkInvocation, ProcessChunkDependencies } from '../../shared/bro
 import type { RetryBudget, StoreRetryPolicy } from '../../shared/ports/store-retry';
 import { withRetriedStorePorts } from '../composition/store-retries';
 
-export { isMendableStoreFault, STORE_RETRY_MARGIN_MS } from '../composition/store-retries';
+export { isMendableStoreFault } from '../composition/store-retries';
 
 /** The ports whose calls are store calls: the ledger, progress and job control, the pacer, the reads at send time, the queue, customer events. */
 const storePorts = ['broadcasts', 'pacer', 'templateStates', 'optOuts', 'senders', 'queue', 'events', 'frequencyCaps'] as const satisfies ReadonlyArray<
@@ -27,7 +27,7 @@ const storePorts = ['broadcasts', 'pacer', 'templateStates', 'optOuts', 'senders
 export function withStoreRetries(
   dependencies: ProcessChunkDependencies,
   invocation: ChunkInvocation,
-  options: { budget?: RetryBudget; policy?: StoreRetryPolicy; logKeys?: Readonly<Record<string, unknown>> } = {},
+  options: { budget?: RetryBudget; policy?: StoreRetryPolicy; logKeys?: Readonly<Record<string, unknown>>; marginMs?: number } = {},
 ): ProcessChunkDependencies {
   return withRetriedStorePorts(
     dependencies,

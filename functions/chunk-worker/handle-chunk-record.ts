@@ -7,6 +7,7 @@ import { processOutboundChunk } from '../../shared/broadcast/chunk-worker/proces
 import { abandonOutboundChunk } from '../../shared/broadcast/chunk-worker/settle-chunk';
 import type { OutboundLane } from '../../shared/broadcast/outbound-lanes';
 import { logger } from '../../shared/observability/logger';
+import { redeliveryDelaySeconds } from '../composition/redelivery-delay';
 
 /**
  * One SQS record = one chunk (or part of one). A failure returns the record to the queue for
@@ -41,25 +42,4 @@ export async function handleChunkRecord(
     await abandonOutboundChunk(dependencies, message);
     return undefined;
   }
-}
-
-/** An SQS visibility of at most 5 minutes, well under the queue's 12. */
-const REDELIVERY_MAX_DELAY_SECONDS = 300;
-
-/**
- * When a failed delivery comes back (its visibility set to this; the receive count stays, so the
- * 5th failure still goes to the dead-letter queue): a store fault that outlasted the in-place
- * retries (chunk-store-retries.ts) is most often over within seconds, so the first redelivery comes
- * after 1-2 s, not the queue's 12-minute visibility timeout. Later ones spread out (4-8 s, 16-32 s,
- * 64-128 s: about as long in all as the 10/20/40/80 s before) so that an outage of a minute or two
- * does not use up the five deliveries and dead-letter the chunk. Jittered: chunks failed by one
- * fault do not all return at the same second.
- *
- * @example
- * redeliveryDelaySeconds(1, Math.random); // 1 or 2
- * redeliveryDelaySeconds(4, () => 0.999); // 128
- */
-export function redeliveryDelaySeconds(receiveCount: number, random: () => number): number {
-  const ceiling = Math.min(REDELIVERY_MAX_DELAY_SECONDS, 2 * 4 ** (Math.max(1, receiveCount) - 1));
-  return Math.max(1, Math.round(ceiling / 2 + (random() * ceiling) / 2));
 }

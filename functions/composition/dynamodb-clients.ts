@@ -15,19 +15,38 @@ export interface DynamoDbClients {
 
 /**
  * DynamoDB answers in milliseconds; a request that takes seconds is a network problem. Failing
- * after 2 s with one retry keeps authentication inside API Gateway's 29 s and lets the handler
- * answer 503 (the contract's "authentication storage timed out") instead of hanging.
+ * after 2 s (STORE_REQUEST_TIMEOUT_MS) with one retry keeps authentication inside API Gateway's
+ * 29 s and lets the handler answer 503 (the contract's "authentication storage timed out") instead of hanging.
  */
-const timeouts = { connectionTimeout: 1_000, requestTimeout: 2_000, throwOnRequestTimeout: true } as const;
+const CONNECTION_TIMEOUT_MS = 1_000;
+const DEFAULT_REQUEST_TIMEOUT_MS = 2_000;
 const maxAttempts = 2;
 
 const translateConfig = { marshallOptions: { removeUndefinedValues: true } };
+
 /** The same limits for calls sent directly (shared/adapters/sdk/direct-dynamodb-calls.ts; also the `--only=sdk` bench's); 50 sockets as the SDK's handler. */
-export const directCallSettings = { timeoutMs: timeouts.requestTimeout, maxAttempts, maxSockets: 50, ...translateConfig };
+export function directCallSettings(requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS) {
+  return { timeoutMs: requestTimeoutMs, maxAttempts, maxSockets: 50, ...translateConfig };
+}
 
 /** Every function's DynamoDB client settings (also the `--only=sdk` bench's baseline). */
-export function dynamoDbClientSettings(region: string, endpoint: string | undefined): DynamoDBClientConfig {
-  return { region, endpoint, maxAttempts, requestHandler: timeouts };
+export function dynamoDbClientSettings(region: string, endpoint: string | undefined, requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS): DynamoDBClientConfig {
+  return {
+    region,
+    endpoint,
+    maxAttempts,
+    requestHandler: { connectionTimeout: CONNECTION_TIMEOUT_MS, requestTimeout: requestTimeoutMs, throwOnRequestTimeout: true },
+  };
+}
+
+/**
+ * The longest one store call can take: each of its attempts connecting and answering at their limits.
+ *
+ * @example
+ * storeCallLimitMs(2_000); // 6000
+ */
+export function storeCallLimitMs(requestTimeoutMs: number): number {
+  return maxAttempts * (CONNECTION_TIMEOUT_MS + requestTimeoutMs);
 }
 
 export function dynamoDbClients(context: CompositionContext): DynamoDbClients {
@@ -35,13 +54,16 @@ export function dynamoDbClients(context: CompositionContext): DynamoDbClients {
   // No SDK logger: its middleware's per-call copy of input and output goes too (without-sdk-logging.ts).
   const base = () =>
     context.client(`dynamodb ${region} ${endpoints.dynamodb ?? ''}`, () =>
-      withoutSdkLogging(new DynamoDBClient(dynamoDbClientSettings(region, endpoints.dynamodb))),
+      withoutSdkLogging(new DynamoDBClient(dynamoDbClientSettings(region, endpoints.dynamodb, context.config.store.requestTimeoutMs))),
     );
   // Pooled beside the client, so its connections close with the client's.
   const direct = (client: DynamoDBClient) =>
     context.config.tracingEnabled
       ? undefined
-      : context.client(`dynamodb-direct ${region} ${endpoints.dynamodb ?? ''}`, () => new DirectDynamoDbCalls(client.config as never, directCallSettings));
+      : context.client(
+          `dynamodb-direct ${region} ${endpoints.dynamodb ?? ''}`,
+          () => new DirectDynamoDbCalls(client.config as never, directCallSettings(context.config.store.requestTimeoutMs)),
+        );
   let document: DynamoDBDocumentClient | undefined;
   let documentOf: DynamoDBClient | undefined;
   return {

@@ -4,18 +4,28 @@
  * instead of failing the message's delivery (which would wait for the queue's visibility timeout).
  * Used by the chunk worker (chunk-store-retries.ts) and the campaign expander.
  */
+import { parseStoreTimeoutConfig, type AppConfig } from '../../shared/config/app-config';
 import { InboxStoreUnavailableError } from '../../shared/inbox/errors';
 import { logger } from '../../shared/observability/logger';
 import { StoreUnavailableError } from '../../shared/ports/errors';
 import { defaultStoreRetryPolicy, retryingPort, type RetryBudget, type StoreRetryPolicy, type StoreRetryScope } from '../../shared/ports/store-retry';
 import { TenancyStoreUnavailableError } from '../../shared/tenancy/errors';
+import { storeCallLimitMs } from './dynamodb-clients';
+
+/** Failing a record after the last call: one ChangeMessageVisibility, and the handler's own answer. */
+const RECORD_FAILURE_MS = 4_000;
 
 /**
- * No retry pause ends later than this before the invocation's deadline: one more store call (two
- * SDK attempts of at most 1 s to connect and 2 s to answer, functions/composition/dynamodb-clients.ts)
- * and failing the record (a ChangeMessageVisibility) must still fit.
+ * How long before the invocation's deadline no retry pause may end: one more store call (every SDK
+ * attempt at its connection and answer limits, functions/composition/dynamodb-clients.ts) and
+ * failing the record (a ChangeMessageVisibility) must still fit. 10 s at the default 2 s answer limit.
+ *
+ * @example
+ * storeRetryMarginMs({ requestTimeoutMs: 2_000 }); // 10000
  */
-export const STORE_RETRY_MARGIN_MS = 10_000;
+export function storeRetryMarginMs(store: AppConfig['store']): number {
+  return storeCallLimitMs(store.requestTimeoutMs) + RECORD_FAILURE_MS;
+}
 
 /** The unavailable errors of the modules whose stores the consumers call (tenancy: senders; inbox: opt-outs, audiences; the rest: the shared one). */
 const mendableFaults = [StoreUnavailableError, TenancyStoreUnavailableError, InboxStoreUnavailableError];
@@ -44,13 +54,14 @@ export function withRetriedStorePorts<Dependencies extends object>(
   dependencies: Dependencies,
   storePorts: ReadonlyArray<keyof Dependencies>,
   invocation: RetryInvocation,
-  options: { budget?: RetryBudget; policy?: StoreRetryPolicy; logKeys?: Readonly<Record<string, unknown>> } = {},
+  options: { budget?: RetryBudget; policy?: StoreRetryPolicy; logKeys?: Readonly<Record<string, unknown>>; marginMs?: number } = {},
 ): Dependencies {
+  const marginMs = options.marginMs ?? storeRetryMarginMs(parseStoreTimeoutConfig({}));
   const scope: StoreRetryScope = {
     policy: options.policy ?? defaultStoreRetryPolicy,
     ...(options.budget ? { budget: options.budget } : {}),
     isRetryable: isMendableStoreFault,
-    timeLeftMs: () => invocation.remainingTimeMs() - STORE_RETRY_MARGIN_MS,
+    timeLeftMs: () => invocation.remainingTimeMs() - marginMs,
     sleep: (ms) => invocation.sleep(ms),
     random: () => invocation.random(),
     // One short line per retry (no stack): under a throttling burst hundreds of lanes retry at once.

@@ -42,6 +42,8 @@ export interface AppConfig {
   /** Dead-letter queues the operators' replay commands drain (META_EVENTS_DEAD_LETTER_QUEUE_URL); no function reads them. */
   deadLetterQueueUrls: { metaEvents?: string };
   upstream: { baseUrl: string; version: string; timeoutMs: number };
+  /** DynamoDB's answer time limit per request (STORE_REQUEST_TIMEOUT_MS, default 2,000). */
+  store: { requestTimeoutMs: number };
   /** Tracked links (docs/OUTCOMES.md "Tracked links"): the redirect's base URL (CLICK_BASE_URL); absent: no template button is a tracked link. */
   clicks: { baseUrl?: string };
   /** Upstream access tokens are encrypted with KMS when a key id is set, otherwise with a local AES key. */
@@ -196,6 +198,7 @@ export function parseAppConfig(env: Environment): AppConfig {
     queueUrls,
     deadLetterQueueUrls: { metaEvents: settings.META_EVENTS_DEAD_LETTER_QUEUE_URL },
     upstream: { baseUrl: settings.GRAPH_API_BASE_URL, version: settings.GRAPH_API_VERSION, timeoutMs: settings.UPSTREAM_TIMEOUT_MS },
+    store: { requestTimeoutMs: settings.STORE_REQUEST_TIMEOUT_MS },
     clicks: { baseUrl: settings.CLICK_BASE_URL },
     tokenEncryption,
     usagePlans: { broadcastUsagePlanId: settings.BROADCAST_USAGE_PLAN_ID },
@@ -296,10 +299,22 @@ export function parseFunctionConfig(name: FunctionName, env: Environment): AppCo
 }
 
 const healthSchema = v.object({ SERVICE_NAME: settingsSchema.entries.SERVICE_NAME });
+const storeTimeoutSchema = v.object({ STORE_REQUEST_TIMEOUT_MS: settingsSchema.entries.STORE_REQUEST_TIMEOUT_MS });
 
 /** Health reads only its name: it must answer when every store is down. */
 export function parseHealthConfig(env: Environment): { serviceName: string } {
   return { serviceName: parseSettings(healthSchema, env).SERVICE_NAME };
+}
+
+/**
+ * Only the store's request time limit, for a queue consumer's handler sizing its retries beside its
+ * composition (functions/composition/store-retries.ts).
+ *
+ * @example
+ * parseStoreTimeoutConfig({ STORE_REQUEST_TIMEOUT_MS: '10000' }); // { requestTimeoutMs: 10000 }
+ */
+export function parseStoreTimeoutConfig(env: Environment): AppConfig['store'] {
+  return { requestTimeoutMs: parseSettings(storeTimeoutSchema, env).STORE_REQUEST_TIMEOUT_MS };
 }
 
 /** Fails fast with a message that names the missing setting, instead of a confusing SDK error later. */

@@ -121,6 +121,9 @@ export const settingsSchema = v.object({
     v.transform((value) => value?.replace(/\/+$/, '')),
   ),
   UPSTREAM_TIMEOUT_MS: positiveInteger('UPSTREAM_TIMEOUT_MS', 15_000),
+  // How long one DynamoDB request may take to answer (functions/composition/dynamodb-clients.ts). The
+  // test suites raise it: their emulator shares one loaded event loop with every function (docs/TESTING.md).
+  STORE_REQUEST_TIMEOUT_MS: positiveInteger('STORE_REQUEST_TIMEOUT_MS', 2_000),
   TOKEN_KMS_KEY_ID: optionalText,
   LOCAL_TOKEN_KEY: optionalText,
   BROADCAST_USAGE_PLAN_ID: optionalText,

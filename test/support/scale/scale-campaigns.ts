@@ -137,14 +137,20 @@ export class ScaleCampaigns {
 
   /**
    * The campaign expander's Lambda: each record through the real record handler; one that throws
-   * is counted and left for redelivery (it resumes from its checkpoint).
+   * is counted and comes back after the handler's redelivery delay (it resumes from its checkpoint).
    */
   expanderHandler(): BatchHandler<string> {
+    const { expansions, random } = this.setup;
+    const redelivery = { queue: { defer: async (handle: string, seconds: number) => expansions.changeVisibility(handle, seconds) }, random };
     return async (messages) => {
       const failedIds: number[] = [];
       for (const message of messages) {
-        const record = { body: message.body, attributes: { ApproximateReceiveCount: String(message.receiveCount) } } as unknown as SQSRecord;
-        await handleExpansionRecord(this.expander, record).catch((error: unknown) => {
+        const record = {
+          body: message.body,
+          receiptHandle: `${message.id}:${expansions.receiptOf(message.id) ?? 0}`,
+          attributes: { ApproximateReceiveCount: String(message.receiveCount) },
+        } as unknown as SQSRecord;
+        await handleExpansionRecord(this.expander, record, redelivery).catch((error: unknown) => {
           this.failures.push(error);
           failedIds.push(message.id);
         });

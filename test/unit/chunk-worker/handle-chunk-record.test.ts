@@ -1,5 +1,6 @@
 import type { SQSRecord } from 'aws-lambda';
-import { handleChunkRecord, redeliveryDelaySeconds } from '../../../functions/chunk-worker/handle-chunk-record';
+import { handleChunkRecord } from '../../../functions/chunk-worker/handle-chunk-record';
+import { redeliveryDelaySeconds } from '../../../functions/composition/redelivery-delay';
 import { queues } from '../../../runtime-contract/resource-definitions';
 import { encodeOutboundMessage } from '../../../shared/broadcast/chunk-message';
 import type { ProcessChunkDependencies } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';

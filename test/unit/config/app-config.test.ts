@@ -1,4 +1,6 @@
-import { ConfigurationError, parseAppConfig, parseFunctionConfig, parseHealthConfig } from '../../../shared/config/app-config';
+import { ConfigurationError, parseAppConfig, parseFunctionConfig, parseHealthConfig, parseStoreTimeoutConfig } from '../../../shared/config/app-config';
+import { dynamoDbClientSettings } from '../../../functions/composition/dynamodb-clients';
+import { storeRetryMarginMs } from '../../../functions/composition/store-retries';
 import { environmentOf, functions, variablesOf } from '../../../runtime-contract/resource-definitions';
 
 const messageOf = (parse: () => unknown): string => {
@@ -25,6 +27,16 @@ describe('configuration (valibot, parsed once at init)', () => {
     expect(messageOf(() => parseAppConfig({ UPSTREAM_TIMEOUT_MS: 'soon', GRAPH_API_BASE_URL: 'not a url' }))).toBe(
       'GRAPH_API_BASE_URL must be a URL; UPSTREAM_TIMEOUT_MS must be a positive integer',
     );
+  });
+
+  test("the store's answer limit: STORE_REQUEST_TIMEOUT_MS (default 2,000) sizes the clients and the retries' margin", () => {
+    expect(parseAppConfig({}).store).toEqual({ requestTimeoutMs: 2_000 });
+    expect(parseStoreTimeoutConfig({ STORE_REQUEST_TIMEOUT_MS: '10000' })).toEqual({ requestTimeoutMs: 10_000 });
+    expect(dynamoDbClientSettings('eu-west-1', undefined, 10_000).requestHandler).toMatchObject({ requestTimeout: 10_000, connectionTimeout: 1_000 });
+    // Two attempts at 1 s to connect and the limit to answer, then 4 s to fail the record.
+    expect(storeRetryMarginMs(parseStoreTimeoutConfig({}))).toBe(10_000);
+    expect(storeRetryMarginMs({ requestTimeoutMs: 10_000 })).toBe(26_000);
+    expect(messageOf(() => parseStoreTimeoutConfig({ STORE_REQUEST_TIMEOUT_MS: '0' }))).toBe('STORE_REQUEST_TIMEOUT_MS must be a positive integer');
   });
 
   test('send windows: SEND_WINDOW_RECHECK_SECONDS (default 900, at most the 900 s SQS delay)', () => {
