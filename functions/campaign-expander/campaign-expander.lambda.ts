@@ -6,7 +6,7 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda'
 import { parseStoreTimeoutConfig, type Environment } from '../../shared/config/app-config';
 import { logger } from '../../shared/observability/logger';
 import { functionMetrics } from '../../shared/observability/metrics';
-import type { ServiceOverrides } from '../composition/composition-context';
+import type { CompositionContext, ServiceOverrides } from '../composition/composition-context';
 import { expansionRedeliverySection } from '../composition/expansion-redelivery.section';
 import { composeFunction } from '../composition/function-composition';
 import { storeRetryMarginMs, withRetriedStorePorts } from '../composition/store-retries';
@@ -35,13 +35,14 @@ const expanderStorePorts = [
 ] as const satisfies ReadonlyArray<keyof ExpandCampaignDependencies>;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The expander's ports, and the queue's redelivery for a record that fails (handle-expansion-record.ts). */
+const composeExpanderWithRedelivery = (context: CompositionContext) => ({
+  ports: composeCampaignExpander(context),
+  redelivery: expansionRedeliverySection(context),
+});
+
 export const createHandler = (env: Environment, overrides?: ServiceOverrides) => {
-  const composition = composeFunction(
-    'campaign-expander',
-    env,
-    (context) => ({ ports: composeCampaignExpander(context), redelivery: expansionRedeliverySection(context) }),
-    overrides,
-  );
+  const composition = composeFunction('campaign-expander', env, composeExpanderWithRedelivery, overrides);
   const metrics = functionMetrics('campaign-expander', env);
   const retryBudget = new RetryBudget(defaultRetryBudgetSettings);
   const marginMs = storeRetryMarginMs(parseStoreTimeoutConfig(env));
