@@ -14,30 +14,14 @@ import type { FrontDoorKind, HttpApiSurfaceName, HttpMethod, RestApiSurfaceName,
 import { errorBody } from '../shared/http/surface-responses';
 import { routeGuards, type MethodThrottle, type RouteGuardName } from './route-guards';
 import { personRoleFor } from './person-access';
+import type { RateLimitClassName } from './rate-limit-classes';
+import { isCredentialAuth, type AuthKind } from './route-keys';
 import type { PersonRole } from '../shared/people/person-role';
 
 /** Each surface is its own API (REST or HTTP, its `frontDoor`) whose single stage name is the first path segment. */
 export type { FrontDoorKind, HttpApiSurfaceName, RestApiSurfaceName, SurfaceName } from './http-types';
 
-/** Auth kinds proven by a stored credential of an organization (the caller is that organization). */
-export type CredentialAuthKind = Exclude<AuthKind, 'none' | 'meta-signature'>;
-
-/** How a caller proves who they are. */
-export type AuthKind =
-  | 'none'
-  /**
-   * `X-Hub-Signature-256` over the raw body with the platform's Meta app secret (Meta's webhooks);
-   * no caller: the operation itself verifies the signature (it needs the raw body and the secret).
-   */
-  | 'meta-signature'
-  /** `x-api-key` header: a broadcast API key (also an API Gateway usage-plan key). */
-  | 'broadcast-api-key'
-  /** `Authorization: Bearer` organization token (organization administration). */
-  | 'organization-token'
-  /** `Authorization: Bearer` upstream access token (the /upstream wrapper). */
-  | 'upstream-access-token'
-  /** `Authorization: Bearer` v1 API key (generic v1 API, plan-limited). */
-  | 'v1-api-key';
+export type { AuthKind, CredentialAuthKind } from './route-keys';
 
 /**
  * One Lambda per endpoint group. A group's routes share code, grants and sizing.
@@ -78,67 +62,9 @@ export type EndpointGroup =
 /** Re-exported: handlers and the CDK app name methods through the manifest. */
 export type { HttpMethod } from './http-types';
 
-/**
- * Rate-limit classes. `perKey` is the per-key ceiling that API Gateway usage plans
- * enforce in AWS (and the local gateway enforces the same way). Limits that depend on a
- * body or query field (per sender) cannot be seen by a usage plan and live in the
- * application; they are declared here too so the contract's numbers sit in one place.
- */
-export interface RateLimitClass {
-  /** Requests per minute per key that the contract promises (exact, enforced in the application). */
-  perMinute: number;
-  /** What the limit is counted per, beyond the key. */
-  scope: 'key' | 'key-and-sender' | 'key-and-phone-number' | 'source-ip';
-  /** Usage-plan throttle for the method (token bucket). Looser than perMinute so clients normally
-   * meet the application's exact 429 with Retry-After; the usage plan is the ceiling against abuse. */
-  usagePlanThrottle?: { rateLimit: number; burstLimit: number };
-}
-
-export const rateLimitClasses = {
-  'template-broadcast': {
-    perMinute: 10,
-    scope: 'key-and-sender',
-    usagePlanThrottle: { rateLimit: 2, burstLimit: 20 },
-  },
-  /**
-   * `?dryRun=true` of send-template-broadcast (docs/BROADCAST.md "Dry run"): read-only, so its own
-   * bucket, not the broadcast class's. The usage plan cannot see a query value: the route's method
-   * throttle (the template-broadcast class's) stays the ceiling of both.
-   */
-  'broadcast-dry-run': { perMinute: 30, scope: 'key-and-sender' },
-  freeform: { perMinute: 20, scope: 'key-and-sender', usagePlanThrottle: { rateLimit: 5, burstLimit: 40 } },
-  templates: { perMinute: 20, scope: 'key-and-phone-number', usagePlanThrottle: { rateLimit: 2, burstLimit: 40 } },
-  status: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
-  'phone-numbers': { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
-  /** The five webhook-endpoint routes together (docs/CUSTOMER-WEBHOOKS.md "Limits"). */
-  webhooks: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
-  /**
-   * Every /audiences route together (docs/CAMPAIGNS.md "Audiences"): an import of 200,000 members is
-   * 20 requests of 10,000, so a minute's bucket holds an import with its reads and retries.
-   */
-  audiences: { perMinute: 60, scope: 'key', usagePlanThrottle: { rateLimit: 2, burstLimit: 60 } },
-  /** `/me` and the `/people` routes together, per key or person (docs/PEOPLE.md "People"). */
-  people: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
-  /** Not gateway-keyed (see `unauthorizedAnswer`), so no usage plan can meter it: the application's limit is the one. */
-  'earlier-send': { perMinute: 60, scope: 'key' },
-  'key-generation': { perMinute: 5, scope: 'source-ip' },
-  'organization-admin': { perMinute: 30, scope: 'key' },
-  /** GET /audit-log (docs/PEOPLE.md "Audit log"): an admin's or an auditing back end's paging. */
-  audit: { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
-  /** The three /api-keys routes together, per key or person (docs/PEOPLE.md "API keys"). */
-  'api-keys': { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
-  /** The three /contact-policy routes together, per key or person (docs/CAMPAIGNS.md "Frequency caps"). */
-  'contact-policy': { perMinute: 30, scope: 'key', usagePlanThrottle: { rateLimit: 1, burstLimit: 60 } },
-  upstream: { perMinute: 600, scope: 'key' },
-  'v1-plan': { perMinute: 0, scope: 'key' },
-  none: { perMinute: 0, scope: 'key' },
-} as const satisfies Record<string, RateLimitClass>;
-
-export type RateLimitClassName = keyof typeof rateLimitClasses;
-
-/** Requests per minute per v1 API key, by plan (contract: starter 60, professional 300, enterprise 1,000). */
-export const v1PlanLimits = { starter: 60, professional: 300, enterprise: 1000 } as const;
-export type V1Plan = keyof typeof v1PlanLimits;
+// Rate-limit classes and the route key: a module of their own, which the HTTP pipeline imports without the routes.
+export { rateLimitClasses, v1PlanLimits, type RateLimitClass, type RateLimitClassName, type V1Plan } from './rate-limit-classes';
+export { isCredentialAuth, routeKey } from './route-keys';
 
 /**
  * Answers API Gateway gives before any Lambda runs (unknown route, missing or invalid API key,
@@ -398,9 +324,6 @@ export interface RouteDefinition {
   people?: PersonRole;
 }
 
-/** Whether an auth kind is a stored credential (the pipeline authenticates it and the operation gets a caller). */
-export const isCredentialAuth = (auth: AuthKind): auth is CredentialAuthKind => auth !== 'none' && auth !== 'meta-signature';
-
 /** API Gateway itself rejects a missing or unknown `x-api-key` (usage-plan key) before the Lambda runs. */
 export const requiresGatewayApiKey = (route: RouteDefinition): boolean => route.auth === 'broadcast-api-key' && !route.unauthorizedAnswer;
 
@@ -627,9 +550,6 @@ export const resourcePath = (route: RouteDefinition): string => `${surfaces[rout
 
 /** Public URL path of a route, stage included: `/prod/api/v2/broadcast/public/health`. */
 export const publicPath = (route: RouteDefinition): string => `/${surfaces[route.surface].stage}${resourcePath(route)}`;
-
-/** Key the group routers dispatch on; built the same way from an event and from a route. */
-export const routeKey = (method: string, resource: string): string => `${method.toUpperCase()} ${resource}`;
 
 /** The routes of a group other than the wrapper (its routes: `upstreamManifestRoutes`). */
 export const serviceRoutesOf = (group: Exclude<EndpointGroup, 'upstream-wrapper'>): RouteDefinition[] => serviceRoutes.filter((route) => route.group === group);

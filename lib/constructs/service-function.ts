@@ -26,6 +26,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Charset, LogLevel as EsbuildLogLevel, NodejsFunction, OutputFormat, type BundlingOptions } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
+import { groupRoutesDefine } from './group-routes-define';
 import { esbuildArguments } from '../../runtime-contract/browser-assets';
 import { entryOf, functions, type FunctionDefinition, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { projectRoot, type LogLevel } from '../settings';
@@ -85,7 +86,8 @@ export function bundlingOf(name: FunctionName, definition: FunctionDefinition = 
   ];
   return {
     ...bundlingOptions,
-    define: sidePackageDefines(name, definition),
+    // The route groups' rows are written in (group-routes-define.ts); the rest are the side packages' files.
+    define: { ...sidePackageDefines(name, definition), ...groupRoutesDefine(name) },
     // The bundle's require() of a side package's file stays a require at run time.
     externalModules: sides.map((sidePackage) => sidePackage.file),
     ...(commands('/').length === 0

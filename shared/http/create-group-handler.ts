@@ -15,7 +15,10 @@
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import { rateLimitClasses, routeKey, serviceRoutesOf, resourcePath, type EndpointGroup, type RouteDefinition } from '../../runtime-contract/route-manifest';
+import type { EndpointGroup, RouteDefinition } from '../../runtime-contract/route-manifest';
+import { rateLimitClasses } from '../../runtime-contract/rate-limit-classes';
+import { routeKey } from '../../runtime-contract/route-keys';
+import { groupRoutes } from './group-routes';
 import type { AnyHttpOperation, HttpPipelineDependencies, HttpRequest, HttpResult } from './http-operation';
 import { logger } from '../observability/logger';
 import { startAuthentication, requireCaller } from './middlewares/authenticate.middleware';
@@ -40,7 +43,8 @@ interface GroupHandlerBase<Dependencies> {
 
 /**
  * The group's routes: the manifest's by default (tests pass their own). The wrapper passes its
- * /upstream routes itself, so no other group's bundle carries the upstream route table.
+ * /upstream routes itself, so no other group's bundle carries the upstream route table. A bundle
+ * of any other group serves the rows written in at synth (group-routes.ts).
  */
 export type GroupHandlerOptions<Dependencies> = GroupHandlerBase<Dependencies> &
   (
@@ -50,9 +54,9 @@ export type GroupHandlerOptions<Dependencies> = GroupHandlerBase<Dependencies> &
 
 export function createGroupHandler<Dependencies>(options: GroupHandlerOptions<Dependencies>): ProxyHandler {
   const routeTable = new Map<string, RouteDefinition>();
-  const groupRoutes = options.routes ?? (options.group === 'upstream-wrapper' ? [] : serviceRoutesOf(options.group));
-  if (groupRoutes.length === 0) throw new Error(`Group ${options.group} has no routes`);
-  for (const route of groupRoutes) {
+  const served = groupRoutes(options.group, options.routes);
+  if (served.length === 0) throw new Error(`Group ${options.group} has no routes`);
+  for (const { route, resource } of served) {
     const operation = options.operations[route.operation];
     if (!operation) throw new Error(`Group ${options.group} has no operation ${route.operation} for ${route.method} ${route.path}`);
     // The operation's caller type comes from its declared auth kind: it must be the route's.
@@ -62,9 +66,13 @@ export function createGroupHandler<Dependencies>(options: GroupHandlerOptions<De
     if ((route.auth !== 'none' || rateLimitClasses[route.rateLimit].perMinute > 0) && !options.dependencies) {
       throw new Error(`Group ${options.group} needs dependencies for ${route.operation}`);
     }
-    routeTable.set(routeKey(route.method, resourcePath(route)), route);
+    routeTable.set(routeKey(route.method, resource), route);
   }
-  requireAuditLog(options.group, groupRoutes, options.dependencies);
+  requireAuditLog(
+    options.group,
+    served.map(({ route }) => route),
+    options.dependencies,
+  );
 
   const pipeline = middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, PipelineContext, PipelineState>()
     .use(injectLambdaContext(logger, { resetKeys: true }) as unknown as PipelineMiddleware)

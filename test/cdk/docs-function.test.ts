@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { functions } from '../../runtime-contract/resource-definitions';
 import { bundlingOf, bundlingOptions } from '../../lib/constructs/service-function';
+import { groupRoutesDefine } from '../../lib/constructs/group-routes-define';
 
 it('copies exactly the files the docs page loads into the bundle, and nothing for other functions', () => {
   const copy = functions.docs.bundledFiles!;
@@ -17,7 +18,8 @@ it('copies exactly the files the docs page loads into the bundle, and nothing fo
   // No files beside health's bundle: it builds no SDK client, so not even the tracer's.
   expect(bundlingOf('health')).toEqual({
     ...bundlingOptions,
-    define: { __SDK_TRACER_MODULE__: 'false', __JOSE_MODULE__: 'false', __METRICS_MODULE__: 'false' },
+    // Its one route written in (lib/constructs/group-routes-define.ts).
+    define: { __SDK_TRACER_MODULE__: 'false', __JOSE_MODULE__: 'false', __METRICS_MODULE__: 'false', ...groupRoutesDefine('health') },
     externalModules: [],
   });
 });

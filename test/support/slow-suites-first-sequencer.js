@@ -12,9 +12,6 @@ const SLOWEST = [
   'test/integration/campaigns/campaign-controls.test.ts',
   'test/integration/delivery/template-events-and-pricing.test.ts',
   'test/integration/console/console-browser.test.ts',
-  // Back in the parallel phase (2026-12-04 evening): its stalls were a failed expansion waiting out
-  // the queue's 6-minute visibility and dynalite's 2 s answer limit on the loaded machine.
-  'test/integration/console/console-builder-browser.test.ts',
   'test/integration/local/start-command.test.ts',
   'test/integration/broadcast/template-pause.test.ts',
   'test/integration/broadcast/delivery-faults.test.ts',

@@ -7,7 +7,8 @@
  * The action already happened, so a failed write never changes the answer: it is retried in place
  * briefly, then logged (no personal data) and counted (`auditWriteFailed`, the AuditWriteFailed metric).
  */
-import { isCredentialAuth, type RouteDefinition } from '../../../runtime-contract/route-manifest';
+import type { RouteDefinition } from '../../../runtime-contract/route-manifest';
+import { isCredentialAuth } from '../../../runtime-contract/route-keys';
 import type { AuditActor, AuditEntry } from '../../audit/audit-entry';
 import { outcomeOf } from '../../audit/audit-entry';
 import { logger } from '../../observability/logger';

@@ -1,4 +1,4 @@
-import { isCredentialAuth } from '../../../runtime-contract/route-manifest';
+import { isCredentialAuth } from '../../../runtime-contract/route-keys';
 import { logger } from '../../observability/logger';
 import { takesJsonBody } from './body.middleware';
 import { bearerToken, personSignInOf, requirePersonRole } from './person-sign-in';

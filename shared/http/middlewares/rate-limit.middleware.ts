@@ -1,4 +1,4 @@
-import { rateLimitClasses, v1PlanLimits, type RateLimitClass } from '../../../runtime-contract/route-manifest';
+import { rateLimitClasses, v1PlanLimits, type RateLimitClass } from '../../../runtime-contract/rate-limit-classes';
 import { RateLimitExceededError } from '../../rate-limiting/errors';
 import { hasDigitsWithin, phoneDigitBounds } from '../../recipients/phone-number';
 import type { HttpPipelineDependencies, HttpRequest } from '../http-operation';

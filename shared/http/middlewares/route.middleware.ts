@@ -1,4 +1,5 @@
-import { routeKey, type RouteDefinition } from '../../../runtime-contract/route-manifest';
+import type { RouteDefinition } from '../../../runtime-contract/route-manifest';
+import { routeKey } from '../../../runtime-contract/route-keys';
 import { UnroutableRequestError } from '../errors';
 import type { HttpPipelineDependencies, HttpRequest } from '../http-operation';
 import { logger } from '../../observability/logger';
