@@ -12,10 +12,11 @@ export interface ExpansionRedelivery {
 /**
  * One campaign-expansion message: the campaign expanded as far as this invocation's budget goes
  * (expand-campaign.ts), which re-queues it itself when there is more. A failure (a store outage
- * that outlasted the in-place retries) fails the record, and the record comes back after 1-2 s,
- * then later each time (redelivery-delay.ts), not after the queue's 6-minute visibility timeout: the
- * expander resumes from the checkpoint. After five receives it rests in the dead-letter queue
- * (docs/OPERATIONS.md).
+ * that outlasted the in-place retries) fails the record, and the expander resumes from the
+ * checkpoint when it comes back. The first failure comes back after 1-2 s (redelivery-delay.ts), not
+ * the queue's 6-minute visibility timeout: a fault that outlasted one invocation's retries is most
+ * often over by then. Later failures keep the 6 minutes, so the five receives still span ~20 minutes
+ * of a long outage before the record rests in the dead-letter queue (docs/OPERATIONS.md).
  */
 export async function handleExpansionRecord(
   dependencies: ExpandCampaignDependencies,
@@ -31,7 +32,7 @@ export async function handleExpansionRecord(
     return outcome;
   } catch (error) {
     // Best effort: when the visibility cannot be changed either, the queue's own timeout brings it back.
-    await redelivery.queue.defer(record.receiptHandle, redeliveryDelaySeconds(receiveCount, redelivery.random)).catch(() => undefined);
+    if (receiveCount === 1) await redelivery.queue.defer(record.receiptHandle, redeliveryDelaySeconds(1, redelivery.random)).catch(() => undefined);
     throw error;
   } finally {
     logger.resetKeys();

@@ -1,6 +1,6 @@
 /**
- * When a queue consumer's failed record comes back: the chunk worker's and the campaign expander's
- * (functions/chunk-worker/handle-chunk-record.ts, functions/campaign-expander/handle-expansion-record.ts).
+ * When a queue consumer's failed record comes back: the chunk worker's, and the campaign expander's
+ * first failure (functions/chunk-worker/handle-chunk-record.ts, functions/campaign-expander/handle-expansion-record.ts).
  */
 
 /** An SQS visibility of at most 5 minutes, under every queue's visibility timeout. */
