@@ -10,6 +10,8 @@
  *
  * The whole suite (no arguments) runs in two phases: everything but the suites that assert
  * wall-clock timing (test/support/serial-suites.cjs) with cores + 1 workers, then those one at a time.
+ * The type check runs beside the first phase; the linter and the formatter's check beside the second,
+ * on the core its one worker leaves idle (they took ~150 s of CPU from the first phase's workers).
  */
 const { spawn } = require('node:child_process');
 const os = require('node:os');
@@ -35,21 +37,40 @@ const run = (command, args, options) =>
 
 async function main() {
   const started = Date.now();
-  // The static checks run one after another beside jest: the type check, then the linter (ESLint with
-  // typescript-eslint's type-aware rules), then the formatter's check (Biome). One lane, so they add one
-  // process beside jest's workers, not three.
-  const staticChecks = (async () => {
-    for (const check of ['typecheck', 'lint', 'format:check']) {
-      const result = await run('npm', ['run', '--silent', check], { stdio: ['ignore', 'pipe', 'pipe'] });
-      const seconds = ((Date.now() - started) / 1000).toFixed(0);
-      process.stderr.write(result.code === 0 ? `${check} passed (${seconds} s)\n` : `${check} FAILED (${seconds} s):\n${result.output}\n`);
-      if (result.code !== 0) return { check, code: result.code };
-    }
-    return { check: undefined, code: 0 };
-  })();
   const given = process.argv.slice(2);
-  const jest = (given.length > 0 ? run('npx', ['jest', ...jestArguments(given)], { stdio: 'inherit' }) : wholeSuite()).then((result) => result.code);
-  const [checks, jestCode] = await Promise.all([staticChecks, jest]);
+  if (given.length > 0) {
+    const [checks, jest] = await Promise.all([
+      staticChecks(started, ['typecheck', 'lint', 'format:check']),
+      run('npx', ['jest', ...jestArguments(given)], { stdio: 'inherit' }),
+    ]);
+    return finish(started, checks, jest.code);
+  }
+  // The whole suite: the type check beside the parallel phase; the linter and the formatter's check
+  // beside the serial phase, whose one jest worker leaves a core idle (docs/TESTING.md).
+  const typecheck = staticChecks(started, ['typecheck']);
+  let lint;
+  const jest = await wholeSuite(() => {
+    lint = staticChecks(started, ['lint', 'format:check']);
+  });
+  const checks = [await typecheck, await lint].find((result) => result.code !== 0) ?? { check: undefined, code: 0 };
+  finish(started, checks, jest.code);
+}
+
+/**
+ * `checks` one after another (the type check; the linter, ESLint with typescript-eslint's type-aware
+ * rules; the formatter's check, Biome): one lane, one process beside jest's workers.
+ */
+async function staticChecks(started, checks) {
+  for (const check of checks) {
+    const result = await run('npm', ['run', '--silent', check], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const seconds = ((Date.now() - started) / 1000).toFixed(0);
+    process.stderr.write(result.code === 0 ? `${check} passed (${seconds} s)\n` : `${check} FAILED (${seconds} s):\n${result.output}\n`);
+    if (result.code !== 0) return { check, code: result.code };
+  }
+  return { check: undefined, code: 0 };
+}
+
+function finish(started, checks, jestCode) {
   if (checks.code !== 0) process.stderr.write(`npm test: ${checks.check} failed (its output is printed above)\n`);
   // Issue 40 item 7's figure (at most 15 minutes from a fresh clone on the 2-core machine).
   const elapsed = Math.round((Date.now() - started) / 1000);
@@ -57,13 +78,17 @@ async function main() {
   process.exit(checks.code !== 0 ? checks.code : jestCode);
 }
 
-/** Phase 1: all but the serial suites, cores + 1 workers; phase 2: the serial suites, one worker. The first failure's code wins. */
-async function wholeSuite() {
+/**
+ * Phase 1: all but the serial suites, cores + 1 workers; phase 2: the serial suites, one worker,
+ * with `beforeSerial` started beside them. The first failure's code wins.
+ */
+async function wholeSuite(beforeSerial) {
   const ignored = ['/node_modules/', ...serialSuites.map((path) => `${escaped(path)}$`)];
   const parallel = await run('npx', ['jest', ...jestArguments([]), ...ignored.flatMap((pattern) => ['--testPathIgnorePatterns', pattern])], {
     stdio: 'inherit',
   });
-  process.stderr.write(`\nnpm test: the suites that assert wall-clock timing, one at a time (test/support/serial-suites.cjs)\n`);
+  process.stderr.write(`\nnpm test: the suites that assert wall-clock timing, one at a time (test/support/serial-suites.cjs), the linter beside them\n`);
+  beforeSerial();
   const serial = await run('npx', ['jest', '--maxWorkers=1', '--runTestsByPath', ...serialSuites], { stdio: 'inherit' });
   return { code: parallel.code !== 0 ? parallel.code : serial.code };
 }
