@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { ApiStack } from '../../lib/api-stack';
-import { build } from 'esbuild';
+import { bundleAsDeployed } from './support/bundle-as-deployed';
 import { bundlingOf, bundlingOptions, bundlingSkipped, findMissingEntries, physicalFunctionName, ServiceFunction } from '../../lib/constructs/service-function';
 import { sidePackageArguments, sidePackagesOf, tracesSdkCallsOf } from '../../lib/constructs/side-packages';
 import { entryOf, functions, type FunctionName } from '../../runtime-contract/resource-definitions';
@@ -99,27 +99,14 @@ describe('side packages: files of their own beside the bundle', () => {
 
   /** The probe bundled with `name`'s bundling options (into `directory` with its side files); the npm packages in the bundle. */
   async function bundleProbe(name: FunctionName, directory?: string): Promise<string[]> {
-    const options = bundlingOf(name);
-    const result = await build({
-      stdin: { contents: probe, resolveDir: projectRoot, sourcefile: 'probe.ts', loader: 'ts' },
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      minify: true,
-      banner: { js: options.banner! },
-      ...(directory ? { outfile: path.join(directory, 'index.mjs') } : { write: false }),
-      metafile: true,
-      logLevel: 'silent',
-      define: options.define ?? {},
-      external: options.externalModules ?? [],
-    });
+    const metafile = await bundleAsDeployed(name, { contents: probe }, directory ? path.join(directory, 'index.mjs') : undefined);
     if (directory)
       for (const sidePackage of sidePackagesOf(name, functions[name]))
         execFileSync(
           path.join(projectRoot, 'node_modules', '.bin', 'esbuild'),
           sidePackageArguments(sidePackage, projectRoot, path.join(directory, sidePackage.file), 'node22'),
         );
-    return Object.keys(result.metafile.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []);
+    return Object.keys(metafile.inputs).flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []);
   }
 
   /** Runs `lines` as an ES module next to a bundled probe, with a Lambda's environment. */
@@ -161,24 +148,8 @@ describe('side packages: files of their own beside the bundle', () => {
 
   it('no function bundles a side package inside: where its code reaches one, the file is beside it (every entry bundled)', async () => {
     for (const name of names) {
-      const options = bundlingOf(name);
-      const result = await build({
-        entryPoints: [path.join(projectRoot, entryOf(name))],
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node22',
-        mainFields: ['module', 'main'],
-        minify: true,
-        banner: { js: options.banner! },
-        write: false,
-        outdir: path.join(tmpdir(), 'side-packages-every'),
-        metafile: true,
-        logLevel: 'silent',
-        define: options.define ?? {},
-        external: options.externalModules ?? [],
-      });
-      const inputs = Object.entries(result.metafile.outputs).flatMap(([, output]) => Object.keys(output.inputs));
+      const metafile = await bundleAsDeployed(name, { file: entryOf(name) });
+      const inputs = Object.entries(metafile.outputs).flatMap(([, output]) => Object.keys(output.inputs));
       const packages = new Set(inputs.flatMap((input) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input)?.[1] ?? []));
       expect({ name, inside: sidePackageNpm.filter((npmPackage) => packages.has(npmPackage)) }).toEqual({ name, inside: [] });
       // Powertools Metrics: beside the route groups that count rare faults; the queue workers publish on every record and keep it inside.

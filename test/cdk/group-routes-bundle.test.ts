@@ -7,37 +7,18 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { groupRoutesDefine } from '../../lib/constructs/group-routes-define';
-import { bundlingOf } from '../../lib/constructs/service-function';
+import { bundleAsDeployed } from './support/bundle-as-deployed';
 import { entryOf, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { serviceRoutes, type EndpointGroup } from '../../runtime-contract/route-manifest';
 import { servedRoutesOfGroup } from '../../runtime-contract/served-routes';
 
-const projectRoot = path.join(__dirname, '../..');
 const groups = [...new Set(serviceRoutes.map((route) => route.group))].filter((group) => group !== 'upstream-wrapper') as Array<EndpointGroup & FunctionName>;
 
-/** `entry` bundled as the CDK app bundles `name`: the inputs with bytes in the output, and the file when `directory` is given. */
+/** `entry` bundled as the CDK app bundles `name`: the inputs with bytes in the output (into `directory` when given). */
 async function bundle(name: FunctionName, entry: { file: string } | { contents: string }, directory?: string): Promise<string[]> {
-  const options = bundlingOf(name);
-  const result = await build({
-    ...('file' in entry
-      ? { entryPoints: [path.join(projectRoot, entry.file)] }
-      : { stdin: { contents: entry.contents, resolveDir: projectRoot, loader: 'ts' } }),
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node22',
-    mainFields: ['module', 'main'],
-    minify: true,
-    banner: { js: options.banner! },
-    ...(directory ? { outfile: path.join(directory, 'index.mjs') } : { write: false, outdir: path.join(tmpdir(), 'group-routes-every') }),
-    metafile: true,
-    logLevel: 'silent',
-    define: options.define ?? {},
-    external: options.externalModules ?? [],
-  });
-  return Object.values(result.metafile.outputs).flatMap((output) =>
+  const metafile = await bundleAsDeployed(name, entry, directory ? path.join(directory, 'index.mjs') : undefined);
+  return Object.values(metafile.outputs).flatMap((output) =>
     Object.entries(output.inputs).flatMap(([input, { bytesInOutput }]) => (bytesInOutput > 0 ? [input] : [])),
   );
 }
