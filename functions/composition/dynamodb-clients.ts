@@ -4,6 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { DirectDynamoDbCalls } from '../../shared/adapters/sdk/direct-dynamodb-calls';
 import { withResolvedHandlers } from '../../shared/adapters/sdk/resolved-handlers';
 import { withoutSdkLogging } from '../../shared/adapters/sdk/without-sdk-logging';
+import { parseStoreTimeoutConfig } from '../../shared/config/app-config';
 import type { CompositionContext } from './composition-context';
 
 export interface DynamoDbClients {
@@ -19,7 +20,8 @@ export interface DynamoDbClients {
  * 29 s and lets the handler answer 503 (the contract's "authentication storage timed out") instead of hanging.
  */
 const CONNECTION_TIMEOUT_MS = 1_000;
-const DEFAULT_REQUEST_TIMEOUT_MS = 2_000;
+/** STORE_REQUEST_TIMEOUT_MS's default, for the benches that build clients without a configuration. */
+const DEFAULT_REQUEST_TIMEOUT_MS = parseStoreTimeoutConfig({}).requestTimeoutMs;
 const maxAttempts = 2;
 
 const translateConfig = { marshallOptions: { removeUndefinedValues: true } };
@@ -50,20 +52,19 @@ export function storeCallLimitMs(requestTimeoutMs: number): number {
 }
 
 export function dynamoDbClients(context: CompositionContext): DynamoDbClients {
-  const { region, endpoints } = context.config;
+  const { region, endpoints, store } = context.config;
+  // Pooled by their settings: the answer limit is one of them.
+  const settings = `${region} ${endpoints.dynamodb ?? ''} ${store.requestTimeoutMs}`;
   // No SDK logger: its middleware's per-call copy of input and output goes too (without-sdk-logging.ts).
   const base = () =>
-    context.client(`dynamodb ${region} ${endpoints.dynamodb ?? ''}`, () =>
-      withoutSdkLogging(new DynamoDBClient(dynamoDbClientSettings(region, endpoints.dynamodb, context.config.store.requestTimeoutMs))),
+    context.client(`dynamodb ${settings}`, () =>
+      withoutSdkLogging(new DynamoDBClient(dynamoDbClientSettings(region, endpoints.dynamodb, store.requestTimeoutMs))),
     );
   // Pooled beside the client, so its connections close with the client's.
   const direct = (client: DynamoDBClient) =>
     context.config.tracingEnabled
       ? undefined
-      : context.client(
-          `dynamodb-direct ${region} ${endpoints.dynamodb ?? ''}`,
-          () => new DirectDynamoDbCalls(client.config as never, directCallSettings(context.config.store.requestTimeoutMs)),
-        );
+      : context.client(`dynamodb-direct ${settings}`, () => new DirectDynamoDbCalls(client.config as never, directCallSettings(store.requestTimeoutMs)));
   let document: DynamoDBDocumentClient | undefined;
   let documentOf: DynamoDBClient | undefined;
   return {
