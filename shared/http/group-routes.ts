@@ -17,7 +17,7 @@ type ServedRoutesModule = typeof import('../../runtime-contract/served-routes');
  * The group's routes with their resource paths: `given` (the wrapper's, tests'), or the manifest's.
  *
  * @example
- * groupRoutes('v1-inbox'); // [{ route: { method: 'GET', path: '/contacts', … }, resource: '/api/v1/contacts' }, …]
+ * groupRoutes('v1-inbox'); // [{ route: { method: 'GET', path: '/contacts', … }, resource: '/contacts' }, …]
  */
 export function groupRoutes(group: EndpointGroup, given?: readonly RouteDefinition[]): readonly ServedRoute[] {
   // The test is the side packages' (lib/constructs/side-packages.ts): esbuild folds it where the
