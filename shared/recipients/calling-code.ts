@@ -3,13 +3,18 @@
  * international number, or for a business-scoped user id the calling code of its ISO country
  * prefix (`US.1349…` → `1`). What a rate card is looked up by (docs/BROADCAST.md "Cost per campaign").
  *
- * Calling codes are prefix-free (ITU E.164), so the first 1 to 3 digits name at most one; the set
- * comes from libphonenumber-js's metadata (its "min" build, as international-number.ts), built once.
+ * Calling codes are prefix-free (ITU E.164), so the first 1 to 3 digits name at most one. The codes
+ * are libphonenumber-js's (its "min" metadata), read from calling-code-data.ts, which a script
+ * generates from the library and a unit test checks against it: the functions that only need a
+ * calling code (pricing, delivery counts, status) then do not bundle the library's ~90 KiB.
  */
-import { getCountries, getCountryCallingCode, isSupportedCountry } from 'libphonenumber-js/min';
+import { COUNTRIES_BY_CALLING_CODE } from './calling-code-data';
 
-let callingCodes: ReadonlySet<string> | undefined;
-const knownCallingCodes = (): ReadonlySet<string> => (callingCodes ??= new Set(getCountries().map((country) => String(getCountryCallingCode(country)))));
+let callingCodeOfCountry: ReadonlyMap<string, string> | undefined;
+const countryCodes = (): ReadonlyMap<string, string> =>
+  (callingCodeOfCountry ??= new Map(
+    Object.entries(COUNTRIES_BY_CALLING_CODE).flatMap(([code, countries]) => countries.split(' ').map((country) => [country, code] as const)),
+  ));
 
 /**
  * The calling code of a recipient key, undefined when none is known (a number starting with an
@@ -21,14 +26,10 @@ const knownCallingCodes = (): ReadonlySet<string> => (callingCodes ??= new Set(g
  */
 export function callingCodeOf(recipientKey: string): string | undefined {
   const dot = recipientKey.indexOf('.');
-  if (dot !== -1) {
-    const country = recipientKey.slice(0, dot);
-    return isSupportedCountry(country) ? String(getCountryCallingCode(country)) : undefined;
-  }
-  const codes = knownCallingCodes();
+  if (dot !== -1) return countryCodes().get(recipientKey.slice(0, dot));
   for (let length = 1; length <= 3; length += 1) {
     const prefix = recipientKey.slice(0, length);
-    if (codes.has(prefix)) return prefix;
+    if (Object.hasOwn(COUNTRIES_BY_CALLING_CODE, prefix)) return prefix;
   }
   return undefined;
 }
