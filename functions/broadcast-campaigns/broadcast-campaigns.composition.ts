@@ -1,4 +1,5 @@
 /** broadcast-campaigns: tenancy (read), messaging (campaigns, their jobs), inbox (read: audiences, contacts), rate limits, the Cloud API (templates), the campaign-expansion queue (launch). DynamoDB + SQS + KMS. */
+import { chunkProgressAdapter, jobStoreAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import type { CreateCampaignDependencies } from '../../shared/campaigns/create-campaign';
 import type { CampaignReadPorts } from '../../shared/campaigns/get-campaign';
 import type { LaunchCampaignDependencies } from '../../shared/campaigns/launch-campaign';
@@ -52,7 +53,7 @@ export function composeBroadcastCampaigns(context: CompositionContext): Broadcas
     standing: organizationStandingSection(tenancy),
     marketingMessages: marketingMessagesOnboardingSection(context, cloudApi),
     campaigns: campaignStoreSection(context, dynamoDb),
-    broadcasts: broadcastStoresSection(context, dynamoDb, ['jobs', 'progress']),
+    broadcasts: broadcastStoresSection(context, dynamoDb, [jobStoreAdapter, chunkProgressAdapter]),
     media: wrapperIdRecordsSection(context, dynamoDb),
     rateCards: rateCardSourceSection(context, dynamoDb),
     clock: value(context.clock),

@@ -2,6 +2,7 @@
  * broadcast-scheduler: messaging (readWrite: jobs, held messages, due index), tenancy (read: whether
  * the job's organization is suspended) and the outbound queue. DynamoDB + SQS.
  */
+import { jobControlAdapter, jobStoreAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import type { FireScheduledJobDependencies, SweepSettings } from '../../shared/broadcast/fire-scheduled-job';
 import { broadcastScheduler } from '../../runtime-contract/resource-definitions';
 import { lazyPorts, value, type CompositionContext } from '../composition/composition-context';
@@ -21,7 +22,7 @@ export function composeBroadcastScheduler(context: CompositionContext): Broadcas
     scheduledJobs: scheduledJobStoreSection(context, dynamoDb),
     queue: outboundQueueSection(context),
     clock: value(context.clock),
-    jobs: broadcastStoresSection(context, dynamoDb, ['jobs', 'control']),
+    jobs: broadcastStoresSection(context, dynamoDb, [jobStoreAdapter, jobControlAdapter]),
     standing: organizationStandingSection(tenancyReaderSection(context, dynamoDb)),
     sweep: value({ graceMs: context.config.scheduling.sweepGraceMs, batchSize: broadcastScheduler.sweepBatchSize }),
   });

@@ -1,4 +1,5 @@
 /** broadcast-status: tenancy (read), messaging (read), rate limits. DynamoDB only. */
+import { chunkProgressAdapter, jobStoreAdapter, recipientLedgerAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import type { ChunkProgressStore, JobStore, RecipientLedger } from '../../shared/broadcast/ports';
 import type { Clock } from '../../shared/ports/clock';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
@@ -33,7 +34,7 @@ export function composeBroadcastStatus(context: CompositionContext): BroadcastSt
   const dynamoDb = dynamoDbClients(context);
   return lazyPorts<BroadcastStatusDependencies>({
     ...httpSection(context, dynamoDb, tenancyReaderSection(context, dynamoDb)),
-    broadcasts: broadcastStoresSection(context, dynamoDb, ['jobs', 'progress', 'ledger']),
+    broadcasts: broadcastStoresSection(context, dynamoDb, [jobStoreAdapter, chunkProgressAdapter, recipientLedgerAdapter]),
     unconfirmedAfterMs: value(context.config.delivery.unconfirmedAfterMs),
     rateCards: rateCardSourceSection(context, dynamoDb),
     campaigns: campaignStoreSection(context, dynamoDb),

@@ -8,6 +8,7 @@
  * - `identityPairSinkSection`: Meta's BSUID ↔ phone pairs → the contact book (inbox readWrite);
  * - `accountRefusalSinkSection`: failures 131042 → the account's jobs held (messaging readWrite).
  */
+import { chunkProgressAdapter, jobControlAdapter, jobStoreAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import type {
   AccountRefusalSink,
   IdentityPairSink,
@@ -85,7 +86,7 @@ export const accountRefusalSinkSection = (
   dynamoDb: DynamoDbClients,
   events: () => { publish(organizationId: string, event: CustomerEvent): Promise<void> },
 ) => {
-  const broadcasts = broadcastStoresSection(context, dynamoDb, ['jobs', 'control', 'progress']);
+  const broadcasts = broadcastStoresSection(context, dynamoDb, [jobStoreAdapter, jobControlAdapter, chunkProgressAdapter]);
   return memoize(
     (): AccountRefusalSink =>
       new BroadcastAccountRefusals({

@@ -1,7 +1,7 @@
 /** Ports over the messaging table (jobs, chunks, ledger, pacer, portfolio reach, broadcast names, /upstream id and send records, template states). DynamoDB only. */
 import { DynamoDbBroadcastNameRegistry } from '../../shared/adapters/dynamodb/dynamodb-broadcast-name-registry';
 import { DynamoDbLedgerPageRepair } from '../../shared/adapters/dynamodb/dynamodb-ledger-page-repair';
-import { dynamoDbBroadcastStores, type BroadcastStoreName } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
+import { dynamoDbBroadcastStores, type BroadcastStoreAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import { DynamoDbScheduledJobStore } from '../../shared/adapters/dynamodb/dynamodb-scheduled-job-store';
 import { DynamoDbUpstreamDeliveryStore } from '../../shared/adapters/dynamodb/dynamodb-upstream-delivery-store';
 import { DynamoDbPortfolioReach } from '../../shared/adapters/dynamodb/dynamodb-portfolio-reach';
@@ -17,13 +17,14 @@ const messagingTable = (context: CompositionContext) => requireSetting(context.c
 
 /**
  * The broadcast stores a function's use cases take as their one `broadcasts` dependency, built
- * from the named stores' adapters only: `broadcastStoresSection(context, dynamoDb, ['jobs', 'progress'])`.
+ * from the given adapters only (so its bundle carries no other):
+ * `broadcastStoresSection(context, dynamoDb, [jobStoreAdapter, chunkProgressAdapter])`.
  */
-export const broadcastStoresSection = <const Names extends readonly BroadcastStoreName[]>(
+export const broadcastStoresSection = <const Adapters extends readonly BroadcastStoreAdapter<object>[]>(
   context: CompositionContext,
   dynamoDb: DynamoDbClients,
-  names: Names,
-) => memoize(() => dynamoDbBroadcastStores(dynamoDb.document, messagingTable(context), names));
+  adapters: Adapters,
+) => memoize(() => dynamoDbBroadcastStores(dynamoDb.document, messagingTable(context), adapters));
 
 export const broadcastNamesSection = (context: CompositionContext, dynamoDb: DynamoDbClients) =>
   memoize(() => new DynamoDbBroadcastNameRegistry(dynamoDb.document, messagingTable(context)));

@@ -1,4 +1,5 @@
 /** upstream-wrapper: tenancy (readWrite, token key), messaging (the send pacer, /upstream id records, ledger look-up by message id), rate limits, the Graph API. DynamoDB + KMS. */
+import { jobStoreAdapter, recipientLedgerAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import type { HttpPipelineDependencies } from '../../shared/http/http-operation';
 import { logger } from '../../shared/observability/logger';
 import type { TenancyServices } from '../../shared/tenancy/tenancy-services';
@@ -22,7 +23,7 @@ export const upstreamWrapperSection =
     const { config } = context;
     const pacer = sendPacerSection(context, dynamoDb);
     const idRecords = wrapperIdRecordsSection(context, dynamoDb);
-    const platformMessages = platformMessageIdsSection(broadcastStoresSection(context, dynamoDb, ['ledger', 'jobs']));
+    const platformMessages = platformMessageIdsSection(broadcastStoresSection(context, dynamoDb, [recipientLedgerAdapter, jobStoreAdapter]));
     const wrapper = config.upstreamWrapper;
     return {
       get tenancy() {

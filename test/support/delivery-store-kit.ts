@@ -4,7 +4,12 @@
  * the broadcast stores and the delivery store over one table, a one-chunk job, and the outcomes
  * and Meta's status events of its recipients.
  */
-import { dynamoDbBroadcastStores } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
+import {
+  chunkProgressAdapter,
+  dynamoDbBroadcastStores,
+  jobStoreAdapter,
+  recipientLedgerAdapter,
+} from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import { DynamoDbLedgerDeliveryStore } from '../../shared/adapters/dynamodb/dynamodb-ledger-delivery-store';
 import type { BroadcastJob } from '../../shared/broadcast/broadcast-job';
 import type { ChunkProgressStore, JobStore, LedgerEntry, RecipientLedger } from '../../shared/broadcast/ports';
@@ -22,7 +27,7 @@ export async function startDeliveryStores(): Promise<DeliveryStores> {
   const dynamo = await startTestDynamo();
   return {
     dynamo,
-    repository: dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, ['jobs', 'ledger', 'progress']),
+    repository: dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, [jobStoreAdapter, recipientLedgerAdapter, chunkProgressAdapter]),
     store: new DynamoDbLedgerDeliveryStore(dynamo.documentClient, dynamo.tableNames.messaging),
   };
 }

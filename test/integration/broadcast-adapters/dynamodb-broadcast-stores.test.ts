@@ -1,5 +1,10 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDbBroadcastStores } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
+import {
+  chunkProgressAdapter,
+  dynamoDbBroadcastStores,
+  jobStoreAdapter,
+  recipientLedgerAdapter,
+} from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import { decodeLedgerPage, ledgerPageKey } from '../../../shared/adapters/dynamodb/ledger-page-items';
 import type { BroadcastJob } from '../../../shared/broadcast/broadcast-job';
 import type { ChunkProgressStore, JobStore, LedgerEntry, RecipientLedger } from '../../../shared/broadcast/ports';
@@ -12,7 +17,7 @@ let jobCounter = 0;
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
-  repository = dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, ['jobs', 'ledger', 'progress']);
+  repository = dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, [jobStoreAdapter, recipientLedgerAdapter, chunkProgressAdapter]);
 }, 20_000);
 
 afterAll(async () => {

@@ -6,7 +6,12 @@
  * offered again on the store-retry policy's pauses) and the others by an UpdateItem of their entries.
  */
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { dynamoDbBroadcastStores } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
+import {
+  chunkProgressAdapter,
+  dynamoDbBroadcastStores,
+  jobStoreAdapter,
+  recipientLedgerAdapter,
+} from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import { DynamoDbRecipientLedger } from '../../../shared/adapters/dynamodb/dynamodb-recipient-ledger';
 import { decodeLedgerPage, ledgerPageKey, LEDGER_PAGE_SIZE } from '../../../shared/adapters/dynamodb/ledger-page-items';
 import { claimItem } from '../../../shared/adapters/dynamodb/messaging-ledger-items';
@@ -24,7 +29,7 @@ let repository: JobStore & RecipientLedger & ChunkProgressStore;
 
 beforeAll(async () => {
   dynamo = await startTestDynamo();
-  repository = dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, ['jobs', 'ledger', 'progress']);
+  repository = dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, [jobStoreAdapter, recipientLedgerAdapter, chunkProgressAdapter]);
 }, 20_000);
 
 afterAll(async () => {

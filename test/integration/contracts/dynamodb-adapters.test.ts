@@ -1,7 +1,13 @@
 /** The DynamoDB adapters on dynalite pass the contracts their in-memory fakes pass too (test/unit/contracts). */
 import { DynamoDbAccountDirectory } from '../../../shared/adapters/dynamodb/dynamodb-account-directory';
 import { DynamoDbBillingStore } from '../../../shared/adapters/dynamodb/dynamodb-billing-store';
-import { dynamoDbBroadcastStores } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
+import {
+  chunkProgressAdapter,
+  dynamoDbBroadcastStores,
+  jobControlAdapter,
+  jobStoreAdapter,
+  recipientLedgerAdapter,
+} from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import { DynamoDbCredentialStore } from '../../../shared/adapters/dynamodb/dynamodb-credential-store';
 import { DynamoDbInboxRepository } from '../../../shared/adapters/dynamodb/dynamodb-inbox-repository';
 import { DynamoDbMembershipStore } from '../../../shared/adapters/dynamodb/dynamodb-membership-store';
@@ -72,12 +78,14 @@ describeServiceMessageCounterContract('DynamoDbServiceMessageCounter', () => new
 describePortfolioReachContract('DynamoDbPortfolioReach', () => new DynamoDbPortfolioReach(dynamo.documentClient, dynamo.tableNames.messaging));
 describeIdempotencyGuardContract('PowertoolsIdempotencyGuard', () => new PowertoolsIdempotencyGuard(dynamo.client, dynamo.tableNames.idempotency));
 // Each broadcast suite gets its store's adapter and the adapters its tests set jobs up with.
-describeJobStoreContract('DynamoDbJobStore', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'progress']));
-describeJobControlStoreContract('DynamoDbJobControlStore', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'control']));
-describeRecipientLedgerContract('DynamoDbRecipientLedger', () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'ledger', 'progress']));
+describeJobStoreContract('DynamoDbJobStore', () => dynamoDbBroadcastStores(...messagingTable(), [jobStoreAdapter, chunkProgressAdapter]));
+describeJobControlStoreContract('DynamoDbJobControlStore', () => dynamoDbBroadcastStores(...messagingTable(), [jobStoreAdapter, jobControlAdapter]));
+describeRecipientLedgerContract('DynamoDbRecipientLedger', () =>
+  dynamoDbBroadcastStores(...messagingTable(), [jobStoreAdapter, recipientLedgerAdapter, chunkProgressAdapter]),
+);
 describeChunkProgressStoreContract(
   'DynamoDbChunkProgressStore',
-  () => dynamoDbBroadcastStores(...messagingTable(), ['jobs', 'ledger', 'progress']),
+  () => dynamoDbBroadcastStores(...messagingTable(), [jobStoreAdapter, recipientLedgerAdapter, chunkProgressAdapter]),
   () => new DynamoDbOutcomeStore(...messagingTable()),
 );
 describeRateLimiterContract('DynamoDbRateLimiter', () => new DynamoDbRateLimiter(dynamo.documentClient, dynamo.tableNames.rateLimits));

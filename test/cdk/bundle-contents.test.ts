@@ -1,0 +1,37 @@
+/**
+ * What a function's bundle leaves out (docs/PERFORMANCE.md §2): the broadcast-store adapters its
+ * composition does not name (dynamodb-broadcast-stores.ts exports each on its own), and
+ * libphonenumber-js where only a calling code is read (calling-code-data.ts).
+ */
+import { bundleAsDeployed } from './support/bundle-as-deployed';
+import { entryOf, type FunctionName } from '../../runtime-contract/resource-definitions';
+
+/** The inputs with bytes in `name`'s bundle, as the CDK app bundles it. */
+async function bundledInputs(name: FunctionName): Promise<string[]> {
+  const metafile = await bundleAsDeployed(name, { file: entryOf(name) });
+  return Object.values(metafile.outputs).flatMap((output) =>
+    Object.entries(output.inputs).flatMap(([input, { bytesInOutput }]) => (bytesInOutput > 0 ? [input] : [])),
+  );
+}
+
+const adapter = (name: string) => `shared/adapters/dynamodb/dynamodb-${name}.ts`;
+
+describe("functions' bundles", () => {
+  it('carry the broadcast-store adapters their composition names and no other', async () => {
+    const scheduler = await bundledInputs('broadcast-scheduler');
+    expect(scheduler).toEqual(expect.arrayContaining([adapter('job-store'), adapter('job-control-store')]));
+    expect(scheduler.filter((input) => input === adapter('recipient-ledger') || input === adapter('chunk-progress-store'))).toEqual([]);
+    const wrapper = await bundledInputs('upstream-wrapper');
+    expect(wrapper).toEqual(expect.arrayContaining([adapter('job-store'), adapter('recipient-ledger')]));
+    expect(wrapper.filter((input) => input === adapter('job-control-store') || input === adapter('chunk-progress-store'))).toEqual([]);
+  }, 120_000);
+
+  it('leave libphonenumber-js out where only a calling code is read; the chunk worker still places numbers in zones with it', async () => {
+    for (const name of ['broadcast-status', 'delivery-events', 'broadcast-audiences', 'campaign-expander'] as const) {
+      const inputs = await bundledInputs(name);
+      expect({ name, library: inputs.filter((input) => input.includes('node_modules/libphonenumber-js/')).length }).toEqual({ name, library: 0 });
+      expect(inputs).toContain('shared/recipients/calling-code-data.ts');
+    }
+    expect((await bundledInputs('chunk-worker')).some((input) => input.includes('node_modules/libphonenumber-js/'))).toBe(true);
+  }, 180_000);
+});
