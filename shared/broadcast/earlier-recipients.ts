@@ -3,7 +3,7 @@
  * recipient: an invalid one is a partial failure), or its business-scoped user id.
  */
 import type { JobRecipient } from './ports';
-import { callingCodeOfUserId } from '../recipients/international-number';
+import { callingCodeOfCountry } from '../recipients/calling-code';
 import { writtenSplitNumber } from '../recipients/phone-rule';
 
 /** A recipient as written: its number's parts, or its business-scoped user id with both parts ''. */
@@ -37,7 +37,7 @@ export interface NumberIssue {
 /**
  * A written recipient's calling code and key: a number by the earlier operations' rule
  * (`writtenSplitNumber`: separators and trunk zeros dropped), or a business-scoped user id with the
- * calling code of its country (`callingCodeOfUserId`: what prices it; undefined when none). A number
+ * calling code of its country prefix (`callingCodeOfCountry`: what prices it; undefined when none). A number
  * breaking the rule has no key: its issue names the field, and the ledger keeps it under
  * `refusedRecipientKey` instead.
  *
@@ -47,7 +47,7 @@ export interface NumberIssue {
  * addressOfEarlier({ countryCode: '', toPhoneNumber: '' }); // { issue: { field: 'countryCode', rule: 'must not be empty' } }
  */
 export function addressOfEarlier(recipient: EarlierRecipient): { countryCode: string | undefined; to: string } | { issue: NumberIssue } {
-  if (recipient.userId !== undefined) return { countryCode: callingCodeOfUserId(recipient.userId), to: recipient.userId };
+  if (recipient.userId !== undefined) return { countryCode: callingCodeOfCountry(recipient.userId.slice(0, 2)), to: recipient.userId };
   const judged = writtenSplitNumber(recipient.countryCode, recipient.toPhoneNumber);
   return judged.valid ? { countryCode: judged.countryCode, to: judged.number } : { issue: { field: judged.field, rule: judged.rule } };
 }

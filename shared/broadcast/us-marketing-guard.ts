@@ -10,7 +10,7 @@
  * unknown area code counts as US, erring on the side of the pause), or a business-scoped user id
  * whose country prefix is `US` (the prefix is the only country signal a BSUID gives).
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { parsePhoneNumberFromString } from '../recipients/phone-parsing';
 import { UsMarketingPausedError } from './errors';
 import type { SenderAccount } from './ports';
 import type { RecipientInput } from './template-broadcast.schema';

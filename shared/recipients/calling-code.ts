@@ -10,9 +10,9 @@
  */
 import { COUNTRIES_BY_CALLING_CODE } from './calling-code-data';
 
-let callingCodeOfCountry: ReadonlyMap<string, string> | undefined;
+let codeOfCountry: ReadonlyMap<string, string> | undefined;
 const countryCodes = (): ReadonlyMap<string, string> =>
-  (callingCodeOfCountry ??= new Map(
+  (codeOfCountry ??= new Map(
     Object.entries(COUNTRIES_BY_CALLING_CODE).flatMap(([code, countries]) => countries.split(' ').map((country) => [country, code] as const)),
   ));
 
@@ -26,10 +26,19 @@ const countryCodes = (): ReadonlyMap<string, string> =>
  */
 export function callingCodeOf(recipientKey: string): string | undefined {
   const dot = recipientKey.indexOf('.');
-  if (dot !== -1) return countryCodes().get(recipientKey.slice(0, dot));
+  if (dot !== -1) return callingCodeOfCountry(recipientKey.slice(0, dot));
   for (let length = 1; length <= 3; length += 1) {
     const prefix = recipientKey.slice(0, length);
     if (Object.hasOwn(COUNTRIES_BY_CALLING_CODE, prefix)) return prefix;
   }
   return undefined;
 }
+
+/**
+ * The calling code of an ISO 3166 country (a business-scoped user id's prefix), undefined when unknown.
+ *
+ * @example
+ * callingCodeOfCountry('BR'); // '55'
+ * callingCodeOfCountry('XX'); // undefined
+ */
+export const callingCodeOfCountry = (country: string): string | undefined => countryCodes().get(country);

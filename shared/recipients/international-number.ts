@@ -2,12 +2,12 @@
  * A full international number as people write it (`+44 7700 900123`, `0044-7700-900123`,
  * `447700900123`), read with libphonenumber-js: its E.164 digits and its country calling code.
  *
- * libphonenumber-js (its "min" metadata, about 80 KB) is used only to find the calling code, so a
- * separate file: the accept paths, which take digits the contract has already split, import
+ * libphonenumber-js (phone-parsing.ts: its "min" metadata without formats, ~33 KB) is used only to
+ * find the calling code, so a separate file: the accept paths, which take digits the contract has already split, import
  * `phone-number.ts` alone and carry none of it. Its judgement of national lengths is not used: the
  * contract accepts any digits within bounds, and its per-field rules decide (phone-rule.ts).
  */
-import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberWithError, ParseError } from 'libphonenumber-js/min';
+import { parsePhoneNumberWithError, ParseError } from './phone-parsing';
 import { E164_MAX_DIGITS, asPhoneNumber, type PhoneNumber } from './phone-number';
 
 export interface InternationalNumber {
@@ -56,19 +56,4 @@ export function parseInternationalNumber(written: string): InternationalNumber |
   const nationalNumber = digits.slice(countryCode.length);
   if (nationalNumber === '') return internationalNumberRules.nothingAfterCode;
   return { phoneNumber, countryCode, nationalNumber };
-}
-
-/**
- * The calling code of a business-scoped user id's country (its ISO 3166 prefix), or undefined for
- * a code libphonenumber-js does not know: what prices a send to one, which Meta prices by the
- * user's country as it does a number. Here, not in business-scoped-user-id.ts, to keep the
- * metadata out of the paths that only check ids (the earlier send-single prices; nothing else does).
- *
- * @example
- * callingCodeOfUserId('US.13491208655302741918'); // '1'
- * callingCodeOfUserId('BR.8837261900011'); // '55'
- */
-export function callingCodeOfUserId(userId: string): string | undefined {
-  const country = userId.slice(0, 2);
-  return isSupportedCountry(country) ? getCountryCallingCode(country) : undefined;
 }

@@ -13,7 +13,7 @@
  *    zone `Intl` knows for the others. A business-scoped user id gives only its country (`US.…`).
  * 4. Nothing known (a number of no known prefix, a BSUID of an unknown country): UTC.
  */
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
+import { parsePhoneNumberFromString } from '../recipients/phone-parsing';
 import { isBusinessScopedUserId } from '../recipients/business-scoped-user-id';
 import { PHONE_ZONE_PREFIXES } from './phone-zone-data';
 

@@ -1,7 +1,8 @@
 /**
  * What a function's bundle leaves out (docs/PERFORMANCE.md §2): the broadcast-store adapters its
  * composition does not name (dynamodb-broadcast-stores.ts exports each on its own), and
- * libphonenumber-js where only a calling code is read (calling-code-data.ts).
+ * libphonenumber-js where only a calling code is read (calling-code-data.ts), and its metadata's
+ * formats where numbers are parsed (phone-metadata.ts).
  */
 import { bundleAsDeployed } from './support/bundle-as-deployed';
 import { entryOf, type FunctionName } from '../../runtime-contract/resource-definitions';
@@ -32,6 +33,10 @@ describe("functions' bundles", () => {
       expect({ name, library: inputs.filter((input) => input.includes('node_modules/libphonenumber-js/')).length }).toEqual({ name, library: 0 });
       expect(inputs).toContain('shared/recipients/calling-code-data.ts');
     }
-    expect((await bundledInputs('chunk-worker')).some((input) => input.includes('node_modules/libphonenumber-js/'))).toBe(true);
+    const chunkWorker = await bundledInputs('chunk-worker');
+    expect(chunkWorker.some((input) => input.includes('node_modules/libphonenumber-js/'))).toBe(true);
+    // It parses with the package's metadata less the formats (phone-metadata.ts), not the package's own file.
+    expect(chunkWorker).toContain('shared/recipients/phone-metadata.ts');
+    expect(chunkWorker.filter((input) => input.includes('libphonenumber-js/metadata'))).toEqual([]);
   }, 180_000);
 });
