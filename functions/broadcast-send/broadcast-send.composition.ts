@@ -1,5 +1,5 @@
 /** broadcast-send: tenancy, messaging, idempotency, rate limits, inbox (read: the service window, opt-outs), the outbound queue, the Cloud API. DynamoDB + SQS + KMS. */
-import { chunkProgressAdapter, jobControlAdapter, jobStoreAdapter, recipientLedgerAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
+import { everyBroadcastStoreAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import type { EarlierSendDependencies } from '../../shared/broadcast/send-earlier-template';
 import type { SendFreeformDependencies } from '../../shared/broadcast/send-freeform-message';
 import type { SendTemplateBroadcastDependencies } from '../../shared/broadcast/send-template-broadcast';
@@ -86,7 +86,7 @@ export function broadcastSendPorts(
     clock: value(context.clock),
     ids: value(context.ids),
     senders: senderDirectorySection(context, tenancy),
-    broadcasts: broadcastStoresSection(context, dynamoDb, [jobStoreAdapter, jobControlAdapter, recipientLedgerAdapter, chunkProgressAdapter]),
+    broadcasts: broadcastStoresSection(context, dynamoDb, everyBroadcastStoreAdapter),
     queue: outboundQueueSection(context),
     idempotency: idempotencySection(context, dynamoDb),
     billing: billingSection(tenancy),

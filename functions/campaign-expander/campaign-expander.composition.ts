@@ -4,7 +4,7 @@
  * contact book, opt-outs), tenancy (read, token key: the sender), the outbound, campaign-expansion
  * and customerEvents queues, the Cloud API (templates, messaging tier). DynamoDB + SQS + KMS.
  */
-import { chunkProgressAdapter, jobControlAdapter, jobStoreAdapter, recipientLedgerAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
+import { everyBroadcastStoreAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import type { ExpandCampaignDependencies } from '../../shared/campaigns/expand-campaign';
 import { EXPANSION_TIME_BUDGET_MS } from '../../shared/campaigns/expansion-timing';
 import { audienceMemberSourceSection } from '../composition/audiences.section';
@@ -34,7 +34,7 @@ export function composeCampaignExpander(context: CompositionContext): ExpandCamp
     members: audienceMemberSourceSection(context, dynamoDb),
     contactBook: inbox,
     optOuts: suppressionListSection(inbox),
-    broadcasts: broadcastStoresSection(context, dynamoDb, [jobStoreAdapter, jobControlAdapter, recipientLedgerAdapter, chunkProgressAdapter]),
+    broadcasts: broadcastStoresSection(context, dynamoDb, everyBroadcastStoreAdapter),
     queue: outboundQueueSection(context),
     // The held-out members' touches (docs/OUTCOMES.md "Holdout and lift"): one conditional put per key.
     touches: touchStoreSection(context, dynamoDb),

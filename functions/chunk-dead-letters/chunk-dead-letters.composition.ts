@@ -1,5 +1,5 @@
 /** chunk-dead-letters: messaging (readWrite: jobs, control, ledger, progress), tenancy (read: job.completed's subscribers), the customerEvents queue. DynamoDB + SQS; no token key, no Cloud API. */
-import { chunkProgressAdapter, jobControlAdapter, jobStoreAdapter, recipientLedgerAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
+import { everyBroadcastStoreAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import type { SettleDependencies } from '../../shared/broadcast/chunk-worker/settle-chunk';
 import { lazyPorts, value, type CompositionContext } from '../composition/composition-context';
 import { customerEventPublisherSection } from '../composition/customer-events.section';
@@ -10,7 +10,7 @@ import { webhookSubscribersSection } from '../composition/webhook-subscribers.se
 export function composeChunkDeadLetters(context: CompositionContext): SettleDependencies {
   const dynamoDb = dynamoDbClients(context);
   return lazyPorts<SettleDependencies>({
-    broadcasts: broadcastStoresSection(context, dynamoDb, [jobStoreAdapter, jobControlAdapter, recipientLedgerAdapter, chunkProgressAdapter]),
+    broadcasts: broadcastStoresSection(context, dynamoDb, everyBroadcastStoreAdapter),
     clock: value(context.clock),
     events: customerEventPublisherSection(context, dynamoDb, webhookSubscribersSection(context, dynamoDb)),
   });

@@ -1,5 +1,5 @@
 /** chunk-worker and single-sender (chunk-consumer.ts): tenancy (read, token key), messaging (readWrite: jobs, ledger, pacer, template states), inbox (read: the opt-out list at send time), the lane queue it consumes (its re-queues), the customerEvents queue (job.completed), the Cloud API. DynamoDB + SQS + KMS. */
-import { chunkProgressAdapter, jobControlAdapter, jobStoreAdapter, recipientLedgerAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
+import { everyBroadcastStoreAdapter } from '../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import type { ProcessChunkDependencies } from '../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
 import { ledgerOutcomeBatching } from '../../shared/adapters/dynamodb/ledger-page-items';
 import { SendLatencyEstimate } from '../../shared/sending/in-flight-budget';
@@ -23,7 +23,7 @@ export function composeChunkWorker(context: CompositionContext): ProcessChunkDep
   const tenancy = tenancySection(context, dynamoDb, { cipher: tokenCipherSection(context) });
   return lazyPorts<ProcessChunkDependencies>({
     senders: senderDirectorySection(context, tenancy),
-    broadcasts: broadcastStoresSection(context, dynamoDb, [jobStoreAdapter, jobControlAdapter, recipientLedgerAdapter, chunkProgressAdapter]),
+    broadcasts: broadcastStoresSection(context, dynamoDb, everyBroadcastStoreAdapter),
     queue: outboundQueueSection(context),
     templateStates: templateStatesSection(context, dynamoDb),
     optOuts: suppressionListSection(inboxRepositorySection(context, dynamoDb)),

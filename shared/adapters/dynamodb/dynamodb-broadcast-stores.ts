@@ -19,6 +19,9 @@ export const jobControlAdapter: BroadcastStoreAdapter<JobControlStore> = (client
 export const recipientLedgerAdapter: BroadcastStoreAdapter<RecipientLedger> = (client, tableName) => new DynamoDbRecipientLedger(client, tableName);
 export const chunkProgressAdapter: BroadcastStoreAdapter<ChunkProgressStore> = (client, tableName) => new DynamoDbChunkProgressStore(client, tableName);
 
+/** All four, for the functions that use every broadcast store (the chunk worker, the expander, the accept, the dead letters). */
+export const everyBroadcastStoreAdapter = [jobStoreAdapter, jobControlAdapter, recipientLedgerAdapter, chunkProgressAdapter] as const;
+
 type PortOf<Adapter> = Adapter extends BroadcastStoreAdapter<infer Port> ? Port : never;
 
 /** The given adapters' stores as one object: what a use case taking `broadcasts: JobStore & …` gets. */

@@ -2,13 +2,7 @@
  * The chunk worker on the real DynamoDB adapters (ledger, pacer) with a scripted upstream:
  * duplicate deliveries of one message, running at the same time, still send each recipient once.
  */
-import {
-  chunkProgressAdapter,
-  dynamoDbBroadcastStores,
-  jobControlAdapter,
-  jobStoreAdapter,
-  recipientLedgerAdapter,
-} from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
+import { dynamoDbBroadcastStores, everyBroadcastStoreAdapter } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import { DynamoDbSendPacer } from '../../../shared/adapters/dynamodb/dynamodb-send-pacer';
 import { getJobStatus } from '../../../shared/broadcast/get-job-status';
 import type { ProcessChunkDependencies } from '../../../shared/broadcast/chunk-worker/chunk-worker-dependencies';
@@ -43,12 +37,7 @@ function setup(jobId: string, recipients: number) {
   const upstream = new ScriptedCloudApi(systemClock);
   // A little latency so concurrent deliveries interleave.
   upstream.onSend = () => new Promise((resolve) => setTimeout(resolve, 1));
-  const broadcasts = dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, [
-    jobStoreAdapter,
-    jobControlAdapter,
-    recipientLedgerAdapter,
-    chunkProgressAdapter,
-  ]);
+  const broadcasts = dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, everyBroadcastStoreAdapter);
   const dependencies: ProcessChunkDependencies = {
     senders: new InMemorySenderDirectory([{ ...SENDER, wabaId: `waba_${jobId}`, messagesPerSecond: 2000 }]),
     broadcasts,

@@ -7,13 +7,7 @@
  * state and job.completed goes out. A rerun changes nothing; a value of another form is named, not touched.
  */
 import { GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import {
-  chunkProgressAdapter,
-  dynamoDbBroadcastStores,
-  jobControlAdapter,
-  jobStoreAdapter,
-  recipientLedgerAdapter,
-} from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
+import { dynamoDbBroadcastStores, everyBroadcastStoreAdapter } from '../../../shared/adapters/dynamodb/dynamodb-broadcast-stores';
 import { DynamoDbLedgerPageRepair } from '../../../shared/adapters/dynamodb/dynamodb-ledger-page-repair';
 import { ledgerPageKey } from '../../../shared/adapters/dynamodb/ledger-page-items';
 import { MalformedMessagingItemError } from '../../../shared/adapters/dynamodb/messaging-table';
@@ -34,12 +28,7 @@ beforeAll(async () => {
 beforeEach(() => {
   published = [];
   ports = {
-    broadcasts: dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, [
-      jobStoreAdapter,
-      jobControlAdapter,
-      recipientLedgerAdapter,
-      chunkProgressAdapter,
-    ]),
+    broadcasts: dynamoDbBroadcastStores(dynamo.documentClient, dynamo.tableNames.messaging, everyBroadcastStoreAdapter),
     clock: { now: () => later },
     events: { publish: async (_organizationId: string, event: CustomerEvent) => void published.push(event) },
     pages: new DynamoDbLedgerPageRepair(dynamo.documentClient, dynamo.tableNames.messaging),
