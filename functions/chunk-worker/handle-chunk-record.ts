@@ -1,5 +1,5 @@
 import type { Context, SQSRecord } from 'aws-lambda';
-import { outboundLaneQueues, queues } from '../../runtime-contract/resource-definitions';
+import { outboundLaneQueues, queues } from '../../runtime-contract/queue-definitions';
 import { decodeOutboundMessage } from '../../shared/broadcast/chunk-message';
 import type { ChunkReport } from '../../shared/broadcast/chunk-outcomes';
 import type { ProcessChunkDependencies } from '../../shared/broadcast/chunk-worker/chunk-worker-dependencies';

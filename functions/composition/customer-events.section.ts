@@ -9,7 +9,7 @@ import { SqsCustomerEventQueue } from '../../shared/adapters/sqs/sqs-customer-ev
 import { requireSetting } from '../../shared/config/app-config';
 import { QueueingCustomerEventPublisher } from '../../shared/customer-events/customer-event-publisher';
 import type { CustomerEventLog, CustomerEventPublisher, WebhookEndpointRegistry } from '../../shared/customer-events/ports';
-import { deadLetterEnvVarOf } from '../../runtime-contract/resource-definitions';
+import { deadLetterEnvVarOf } from '../../runtime-contract/queue-definitions';
 import { memoize, type CompositionContext, type PortFactories } from './composition-context';
 import type { DynamoDbClients } from './dynamodb-clients';
 import { sqsClient } from './sqs-client';

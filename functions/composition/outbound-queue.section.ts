@@ -1,6 +1,6 @@
 /** The outbound lanes' queues (chunk messages; shared/broadcast/outbound-lanes.ts). SQS only. */
 import { SqsOutboundQueue } from '../../shared/adapters/sqs/sqs-outbound-queue';
-import { outboundLaneQueues } from '../../runtime-contract/resource-definitions';
+import { outboundLaneQueues } from '../../runtime-contract/queue-definitions';
 import { memoize, type CompositionContext } from './composition-context';
 import { sqsClient } from './sqs-client';
 

@@ -1,5 +1,5 @@
 import type { SQSBatchItemFailure, SQSRecord } from 'aws-lambda';
-import { queues } from '../../runtime-contract/resource-definitions';
+import { queues } from '../../runtime-contract/queue-definitions';
 import { applyWebhookBatches, type WebhookBatchReport } from '../../shared/delivery/apply-webhook-batch';
 import { readMetaEventMessage, REPLAYED_ATTRIBUTE } from '../../shared/meta-app/meta-event-message';
 import { logger } from '../../shared/observability/logger';

@@ -27,6 +27,7 @@ import { Charset, LogLevel as EsbuildLogLevel, NodejsFunction, OutputFormat, typ
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { groupRoutesDefine } from './group-routes-define';
+import { requiredVariablesDefine } from './required-variables-define';
 import { esbuildArguments } from '../../runtime-contract/browser-assets';
 import { entryOf, functions, type FunctionDefinition, type FunctionName } from '../../runtime-contract/resource-definitions';
 import { projectRoot, type LogLevel } from '../settings';
@@ -86,8 +87,9 @@ export function bundlingOf(name: FunctionName, definition: FunctionDefinition = 
   ];
   return {
     ...bundlingOptions,
-    // The route groups' rows are written in (group-routes-define.ts); the rest are the side packages' files.
-    define: { ...sidePackageDefines(name, definition), ...groupRoutesDefine(name) },
+    // The route groups' rows and every function's required variables are written in
+    // (group-routes-define.ts, required-variables-define.ts); the rest are the side packages' files.
+    define: { ...sidePackageDefines(name, definition), ...groupRoutesDefine(name), ...requiredVariablesDefine(name) },
     // The bundle's require() of a side package's file stays a require at run time.
     externalModules: sides.map((sidePackage) => sidePackage.file),
     ...(commands('/').length === 0

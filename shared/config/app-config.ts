@@ -7,7 +7,14 @@
  * the local emulators depending only on them. Every error names the variable it is about.
  */
 import * as v from 'valibot';
-import { functions, queues, tables, variablesOf, type FunctionName, type QueueName, type TableName } from '../../runtime-contract/resource-definitions';
+import type { FunctionName } from '../../runtime-contract/resource-definitions';
+import { queues, type QueueName } from '../../runtime-contract/queue-definitions';
+import { tables, type TableName } from '../../runtime-contract/table-definitions';
+
+/** Replaced by esbuild's `define` in bundles (lib/constructs/required-variables-define.ts): the function's required variables as JSON text; undefined unbundled. */
+declare const __REQUIRED_VARIABLES__: string | undefined;
+
+type ResourceDefinitionsModule = typeof import('../../runtime-contract/resource-definitions');
 import type { CustomerEventDeliverySettings } from '../customer-events/retry-schedule';
 import { optOutKeywordsOf, type OptOutKeywords } from '../inbox/opt-outs';
 import type { SendPolicySettings } from '../sending/send-policy';
@@ -293,9 +300,25 @@ function customerEventsConfigOf(settings: Settings): AppConfig['customerEvents']
  * first request); the ones it is not granted stay '' so reaching for them fails as on AWS.
  */
 export function parseFunctionConfig(name: FunctionName, env: Environment): AppConfig {
-  const missing = variablesOf(functions[name]).required.filter((variable) => !env[variable]);
+  const missing = requiredVariablesOf(name).filter((variable) => !env[variable]);
   if (missing.length > 0) throw new ConfigurationError(`${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not configured (${name})`);
   return parseAppConfig(env);
+}
+
+/**
+ * The variables `name`'s resource definition grants: written into a bundle at synth, so a bundle does
+ * not carry every function's definition (~9 KiB); unbundled (the local runtime, tests) read from the
+ * definitions. The test is group-routes.ts's: esbuild folds the ternary where the define is a string,
+ * and the function it no longer calls leaves the bundle with the definitions.
+ */
+function requiredVariablesOf(name: FunctionName): readonly string[] {
+  return typeof __REQUIRED_VARIABLES__ === 'string' ? (JSON.parse(__REQUIRED_VARIABLES__) as string[]) : definitionsRequiredVariables(name);
+}
+
+function definitionsRequiredVariables(name: FunctionName): readonly string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const definitions = require('../../runtime-contract/resource-definitions') as ResourceDefinitionsModule;
+  return definitions.variablesOf(definitions.functions[name]).required;
 }
 
 const healthSchema = v.object({ SERVICE_NAME: settingsSchema.entries.SERVICE_NAME });

@@ -18,8 +18,14 @@ it('copies exactly the files the docs page loads into the bundle, and nothing fo
   // No files beside health's bundle: it builds no SDK client, so not even the tracer's.
   expect(bundlingOf('health')).toEqual({
     ...bundlingOptions,
-    // Its one route written in (lib/constructs/group-routes-define.ts).
-    define: { __SDK_TRACER_MODULE__: 'false', __JOSE_MODULE__: 'false', __METRICS_MODULE__: 'false', ...groupRoutesDefine('health') },
+    // Its one route and its required variables (none) written in (lib/constructs/group-routes-define.ts, required-variables-define.ts).
+    define: {
+      __SDK_TRACER_MODULE__: 'false',
+      __JOSE_MODULE__: 'false',
+      __METRICS_MODULE__: 'false',
+      ...groupRoutesDefine('health'),
+      __REQUIRED_VARIABLES__: '"[]"',
+    },
     externalModules: [],
   });
 });
