@@ -10,16 +10,16 @@ import * as v from 'valibot';
 import type { FunctionName } from '../../runtime-contract/resource-definitions';
 import { queues, type QueueName } from '../../runtime-contract/queue-definitions';
 import { tables, type TableName } from '../../runtime-contract/table-definitions';
-
-/** Replaced by esbuild's `define` in bundles (lib/constructs/required-variables-define.ts): the function's required variables as JSON text; undefined unbundled. */
-declare const __REQUIRED_VARIABLES__: string | undefined;
-
-type ResourceDefinitionsModule = typeof import('../../runtime-contract/resource-definitions');
 import type { CustomerEventDeliverySettings } from '../customer-events/retry-schedule';
 import { optOutKeywordsOf, type OptOutKeywords } from '../inbox/opt-outs';
 import type { SendPolicySettings } from '../sending/send-policy';
 import { ConfigurationError } from './errors';
 import { settingsSchema, type Settings } from './settings.schema';
+
+/** Replaced by esbuild's `define` in bundles (lib/constructs/required-variables-define.ts): the function's required variables as JSON text; undefined unbundled. */
+declare const __REQUIRED_VARIABLES__: string | undefined;
+
+type ResourceDefinitionsModule = typeof import('../../runtime-contract/resource-definitions');
 
 export { ConfigurationError } from './errors';
 

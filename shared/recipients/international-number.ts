@@ -3,9 +3,10 @@
  * `447700900123`), read with libphonenumber-js: its E.164 digits and its country calling code.
  *
  * libphonenumber-js (phone-parsing.ts: its "min" metadata without formats, ~33 KB) is used only to
- * find the calling code, so a separate file: the accept paths, which take digits the contract has already split, import
- * `phone-number.ts` alone and carry none of it. Its judgement of national lengths is not used: the
- * contract accepts any digits within bounds, and its per-field rules decide (phone-rule.ts).
+ * find the calling code, so a separate file: the accept paths, which take digits the contract has
+ * already split, import `phone-number.ts` alone and carry none of it. Its judgement of national
+ * lengths is not used: the contract accepts any digits within bounds, and its per-field rules
+ * decide (phone-rule.ts).
  */
 import { parsePhoneNumberWithError, ParseError } from './phone-parsing';
 import { E164_MAX_DIGITS, asPhoneNumber, type PhoneNumber } from './phone-number';
