@@ -20,13 +20,16 @@ export interface TableDefinition {
   retainOnDelete: boolean;
 }
 
+/** Every index follows one naming: `gsiN` keyed by `gsiNpk` and `gsiNsk`. */
+const globalIndex = (n: number) => ({ indexName: `gsi${n}`, partitionKey: `gsi${n}pk`, sortKey: `gsi${n}sk` });
+
 export const tables: Record<TableName, TableDefinition> = {
   tenancy: {
     name: 'tenancy',
     envVar: 'TENANCY_TABLE',
     partitionKey: 'pk',
     sortKey: 'sk',
-    globalIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+    globalIndexes: [globalIndex(1)],
     retainOnDelete: true,
   },
   messaging: {
@@ -35,9 +38,9 @@ export const tables: Record<TableName, TableDefinition> = {
     partitionKey: 'pk',
     sortKey: 'sk',
     globalIndexes: [
-      { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
+      globalIndex(1),
       /** Sparse: scheduled jobs not yet fired (`SCHEDULED` / `<scheduledAt>#<jobId>`), read by the sweep. */
-      { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
+      globalIndex(2),
     ],
     timeToLiveAttribute: 'expiresAt',
     retainOnDelete: true,
@@ -64,7 +67,7 @@ export const tables: Record<TableName, TableDefinition> = {
     envVar: 'INBOX_TABLE',
     partitionKey: 'pk',
     sortKey: 'sk',
-    globalIndexes: [{ indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' }],
+    globalIndexes: [globalIndex(1)],
     retainOnDelete: true,
   },
   /**
@@ -77,10 +80,7 @@ export const tables: Record<TableName, TableDefinition> = {
     envVar: 'AUDIT_TABLE',
     partitionKey: 'pk',
     sortKey: 'sk',
-    globalIndexes: [
-      { indexName: 'gsi1', partitionKey: 'gsi1pk', sortKey: 'gsi1sk' },
-      { indexName: 'gsi2', partitionKey: 'gsi2pk', sortKey: 'gsi2sk' },
-    ],
+    globalIndexes: [globalIndex(1), globalIndex(2)],
     timeToLiveAttribute: 'expiresAt',
     retainOnDelete: true,
   },
